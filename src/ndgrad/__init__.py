@@ -1,0 +1,45 @@
+"""ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
+
+from ndgrad import autograd, ops
+from ndgrad._creation import (
+    BoolTensor, ByteTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, arange, as_tensor, empty,
+    empty_like, eye, from_numpy, full, full_like, initial_seed, linspace, manual_seed, normal, ones, ones_like, rand,
+    rand_like, randint, randn, randn_like, seed, tensor, zeros, zeros_like,
+)
+from ndgrad._device import device
+from ndgrad._dtype import (
+    bool_ as bool, complex64, complex128, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32,
+    int64, promote_types, set_default_dtype, uint8,
+)
+from ndgrad._printing import set_printoptions
+from ndgrad._tensor import Size, Tensor
+from ndgrad.autograd.grad_mode import (
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, set_grad_enabled,
+)
+from ndgrad.ops import (
+    abs, add, bmm, clone, cos, div, dot, eq, exp, flatten, floor_divide, ge, gt, le, log, logical_and, lt, matmul,
+    max, mean, min, mm, mul, mv, ne, neg, norm, permute, pow, reciprocal, relu, remainder, reshape, rsub, sigmoid,
+    sign, sin, sqrt, squeeze, sub, sum, t, tanh, transpose, unsqueeze, where,
+)
+
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+cfloat, cdouble = complex64, complex128
+
+
+def result_type(tensor1, tensor2):
+    """The dtype an op on these two operands computes in (see torch.result_type)."""
+    from ndgrad._dtype import result_type as promote_operands
+
+    return promote_operands((tensor1, tensor2))
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+__version__ = "0.1.0"

@@ -1,0 +1,270 @@
+"""Tensor creation: tensor(), zeros(), arange(), random tensors, and the legacy typed constructors."""
+
+import numbers
+
+import numpy as np
+
+from ndgrad._device import array_namespace
+from ndgrad._dtype import bool_, float16, float32, float64, from_numpy_dtype, get_default_dtype, int32, int64, uint8
+from ndgrad._tensor import Size, Tensor
+
+__all__ = [
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "arange", "linspace",
+    "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "rand", "randn", "randint",
+    "normal", "manual_seed", "seed", "initial_seed", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor",
+    "BoolTensor", "HalfTensor", "ByteTensor",
+]
+
+
+def _xp(device):
+    return np if device is None else array_namespace(device)
+
+
+def _make(array, requires_grad=False):
+    t = Tensor._wrap(array)
+    if requires_grad:
+        t.requires_grad = True  # the setter raises PyTorch's error for integer dtypes
+    return t
+
+
+def _infer_dtype(data):
+    """The dtype torch.tensor() picks for nested Python data: bool < int64 < default float < complex."""
+    kinds = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Tensor):
+            kinds.add(item.dtype)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, bool):
+            kinds.add(bool_)
+        elif isinstance(item, numbers.Integral):
+            kinds.add(int64)
+        elif isinstance(item, numbers.Real):
+            kinds.add(get_default_dtype())
+        elif isinstance(item, numbers.Complex):
+            kinds.add(get_default_dtype().to_complex())
+        else:
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
+    if not kinds:
+        return get_default_dtype()
+    return max(kinds, key=lambda d: (d._category, d.itemsize))
+
+
+def _to_array(data, dtype, device):
+    """A fresh array on ``device`` from Python data, a NumPy array or Tensors (copied)."""
+    if isinstance(data, Tensor):
+        data = data._data
+    elif isinstance(data, (list, tuple)):
+        data = _unwrap_nested(data)
+    xp = _xp(device)
+    if isinstance(data, np.ndarray) and dtype is None:
+        dtype = from_numpy_dtype(data.dtype)
+    elif dtype is None:
+        dtype = _infer_dtype(data)
+    return xp.array(data, dtype=dtype.numpy)
+
+
+def _unwrap_nested(data):
+    if isinstance(data, (list, tuple)):
+        return [_unwrap_nested(item) for item in data]
+    if isinstance(data, Tensor):
+        return data.item() if data.ndim == 0 else data.tolist()
+    return data
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor holding a copy of ``data`` (see torch.tensor)."""
+    if dtype is None and isinstance(data, (list, tuple, bool, numbers.Number)):
+        dtype = _infer_dtype(data)
+    return _make(_to_array(data, dtype, device), requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """Like tensor(), but shares memory with a NumPy array or Tensor when dtype and device allow."""
+    if isinstance(data, Tensor):
+        return data if (dtype is None or dtype is data.dtype) else data.to(dtype)
+    if isinstance(data, np.ndarray) and device in (None, "cpu") and (dtype is None or dtype.numpy == data.dtype):
+        return from_numpy(data)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(ndarray):
+    """A tensor sharing memory with ``ndarray`` (see torch.from_numpy)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    from_numpy_dtype(ndarray.dtype)  # raises PyTorch's error for unsupported dtypes
+    return Tensor._wrap(ndarray)
+
+
+def _shape(size):
+    if len(size) == 1 and isinstance(size[0], (list, tuple)):
+        size = size[0]
+    return tuple(int(s) for s in size)
+
+
+def _filled(fill, size, dtype, device, requires_grad):
+    dtype = dtype or get_default_dtype()
+    return _make(fill(_xp(device), _shape(size), dtype.numpy), requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(lambda xp, s, d: xp.zeros(s, d), size, dtype, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(lambda xp, s, d: xp.ones(s, d), size, dtype, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    dtype = dtype or _infer_dtype(fill_value)
+    return _filled(lambda xp, s, d: xp.full(s, fill_value, d), (size,), dtype, device, requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    return _filled(lambda xp, s, d: xp.eye(n, m, dtype=d), (), dtype, device, requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """See torch.arange: integer arguments give int64, any float argument the default float dtype."""
+    if end is None:
+        start, end = 0, start
+    values = [float(v) if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if dtype is None:
+        dtype = int64 if all(isinstance(v, numbers.Integral) for v in values) else get_default_dtype()
+    if values[2] == 0:
+        raise RuntimeError("step must be nonzero")
+    return _make(_xp(device).arange(*values, dtype=dtype.numpy), requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    dtype = dtype or get_default_dtype()
+    return _make(_xp(device).linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy), requires_grad)
+
+
+def zeros_like(input, *, dtype=None, device=None, requires_grad=False):
+    return zeros(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def ones_like(input, *, dtype=None, device=None, requires_grad=False):
+    return ones(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def empty_like(input, *, dtype=None, device=None, requires_grad=False):
+    return empty(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return full(input.shape, fill_value, dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)
+
+
+def rand_like(input, *, dtype=None, device=None, requires_grad=False):
+    return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def randn_like(input, *, dtype=None, device=None, requires_grad=False):
+    return randn(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+# ---- random numbers: one NumPy Generator, reseeded by manual_seed ------------------------------------------
+class _RandomState:
+    seed = 0
+    generator = np.random.default_rng(0)
+
+
+def manual_seed(seed):
+    """Reseed the generator behind rand/randn/randint/normal (values differ from PyTorch's generator)."""
+    _RandomState.seed = int(seed)
+    _RandomState.generator = np.random.default_rng(int(seed))
+    return _RandomState.generator
+
+
+def seed():
+    return manual_seed(np.random.SeedSequence().entropy % (2**63)) and _RandomState.seed
+
+
+def initial_seed():
+    return _RandomState.seed
+
+
+def _random(sample, size, dtype, device, requires_grad):
+    dtype = dtype or get_default_dtype()
+    if not dtype.is_floating_point:
+        raise RuntimeError(f'"check_uniform_bounds" not implemented for \'{dtype.title}\'')
+    array = sample(_RandomState.generator, _shape(size)).astype(dtype.numpy)
+    return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
+    return _random(lambda g, s: g.random(s), size, dtype, device, requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
+    return _random(lambda g, s: g.standard_normal(s), size, dtype, device, requires_grad)
+
+
+def normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
+    """Samples N(mean, std^2); mean and std are numbers or tensors that broadcast (see torch.normal)."""
+    mean_array = mean._data if isinstance(mean, Tensor) else mean
+    std_array = std._data if isinstance(std, Tensor) else std
+    if size is None:
+        size = np.broadcast_shapes(np.shape(mean_array), np.shape(std_array))
+        dtype = dtype or next((t.dtype for t in (mean, std) if isinstance(t, Tensor)), None)
+    return _random(lambda g, s: g.normal(mean_array, std_array, s), (tuple(size),), dtype, device, requires_grad)
+
+
+def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
+    if size is None:
+        low, high, size = 0, low, high
+    dtype = dtype or int64
+    array = _RandomState.generator.integers(low, high, size=_shape((size,))).astype(dtype.numpy)
+    return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
+
+
+# ---- legacy constructors -----------------------------------------------------------------------------------
+def legacy_new(dtype, args, device, cls=Tensor):
+    """``Tensor(data)`` copies data; ``Tensor(2, 3)`` or ``Tensor(size)`` is uninitialised; no args is empty."""
+    dtype = dtype or get_default_dtype()
+    if len(args) == 1 and not isinstance(args[0], numbers.Integral) and not _is_size(args[0]):
+        array = _to_array(args[0], dtype, device)
+    else:
+        array = _xp(device).zeros(_shape(args) if args else (0,), dtype.numpy)
+    result = Tensor._wrap(array)
+    if cls is not Tensor:
+        result.__class__ = cls
+    return result
+
+
+def _is_size(value):
+    return isinstance(value, Size)
+
+
+class _LegacyTensorType:
+    """``ndgrad.FloatTensor([1, 2])`` builds a float32 tensor; ``isinstance(t, FloatTensor)`` checks the dtype."""
+
+    def __init__(self, name, dtype):
+        self.__name__, self.dtype = name, dtype
+
+    def __call__(self, *args, device=None):
+        return legacy_new(self.dtype, args, device)
+
+    def __instancecheck__(self, instance):
+        return isinstance(instance, Tensor) and instance.dtype is self.dtype
+
+    def __repr__(self):
+        return f"<class 'ndgrad.{self.__name__}'>"
+
+
+FloatTensor = _LegacyTensorType("FloatTensor", float32)
+DoubleTensor = _LegacyTensorType("DoubleTensor", float64)
+HalfTensor = _LegacyTensorType("HalfTensor", float16)
+LongTensor = _LegacyTensorType("LongTensor", int64)
+IntTensor = _LegacyTensorType("IntTensor", int32)
+ByteTensor = _LegacyTensorType("ByteTensor", uint8)
+BoolTensor = _LegacyTensorType("BoolTensor", bool_)

@@ -1,0 +1,133 @@
+"""dtype objects, the default dtype, and PyTorch's type-promotion rules (which differ from NumPy's)."""
+
+import numpy as np
+
+__all__ = ["dtype", "get_default_dtype", "set_default_dtype", "promote_types", "result_type"]
+
+
+class dtype:
+    """A tensor element type; prints as ``ndgrad.float32`` the way torch prints ``torch.float32``."""
+
+    __slots__ = ("name", "title", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize", "_category")
+
+    def __init__(self, name, title, numpy_dtype, category):
+        self.name = name
+        self.title = title  # PyTorch's C++ name, used in messages and legacy type names: Float, Long, ...
+        self.numpy = np.dtype(numpy_dtype)
+        self._category = category  # 0 bool, 1 integer, 2 floating, 3 complex: promotion goes upward
+        self.is_floating_point = category == 2
+        self.is_complex = category == 3
+        self.is_signed = self.numpy.kind in "fic"
+        self.itemsize = self.numpy.itemsize
+
+    def __repr__(self):
+        return f"ndgrad.{self.name}"
+
+    def to_complex(self):
+        return {float64: complex128}.get(self, complex64)
+
+    def __reduce__(self):
+        return (_from_name, (self.name,))
+
+
+bool_ = dtype("bool", "Bool", np.bool_, 0)
+uint8 = dtype("uint8", "Byte", np.uint8, 1)
+int8 = dtype("int8", "Char", np.int8, 1)
+int16 = dtype("int16", "Short", np.int16, 1)
+int32 = dtype("int32", "Int", np.int32, 1)
+int64 = dtype("int64", "Long", np.int64, 1)
+float16 = dtype("float16", "Half", np.float16, 2)
+float32 = dtype("float32", "Float", np.float32, 2)
+float64 = dtype("float64", "Double", np.float64, 2)
+complex64 = dtype("complex64", "ComplexFloat", np.complex64, 3)
+complex128 = dtype("complex128", "ComplexDouble", np.complex128, 3)
+
+ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+
+
+def _from_name(name):
+    return _BY_NAME[name]
+
+
+def from_numpy_dtype(numpy_dtype):
+    """The ndgrad dtype of an array; a TypeError in PyTorch's words for types a tensor cannot hold."""
+    try:
+        return _BY_NUMPY[numpy_dtype]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype).name}. The only supported types are: "
+            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+class _Defaults:
+    float = float32
+
+
+def get_default_dtype():
+    """The floating dtype that Python floats and new float tensors get (see torch.get_default_dtype)."""
+    return _Defaults.float
+
+
+def set_default_dtype(d):
+    """See torch.set_default_dtype; only float32 and float64 are allowed, as in PyTorch."""
+    if d not in (float32, float64):
+        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    _Defaults.float = d
+
+
+def promote_types(a, b):
+    """PyTorch's promote_types: the higher category wins whole; within a category the wider type."""
+    if a is b:
+        return a
+    if a._category != b._category:
+        high, low = (a, b) if a._category > b._category else (b, a)
+        if high.is_complex and low is float64:
+            return complex128
+        return high
+    return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+
+
+def scalar_dtype(value):
+    """The dtype a Python number takes when it stands alone (PyTorch's 'wrapped number' rule)."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, complex):
+        return _Defaults.float.to_complex()
+    return _Defaults.float
+
+
+def result_type(operands):
+    """torch.result_type over tensors and Python scalars.
+
+    NOTE: three tiers, as in PyTorch: tensors with dimensions, then 0-d tensors, then Python scalars. A lower
+    tier only changes the result when it is of a higher category (an int32 tensor plus a 0-d int64 tensor is
+    int32; plus a Python float it is the default float dtype).
+    """
+    tiers = [None, None, None]
+    for x in operands:
+        if hasattr(x, "_data"):
+            d, tier = x.dtype, (0 if x._data.ndim else 1)
+        else:
+            d, tier = scalar_dtype(x), 2
+        tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d)
+    result = None
+    for d in tiers:
+        if d is None:
+            continue
+        if result is None:
+            result = d
+        elif d._category > result._category:
+            result = promote_types(result, d)
+    return result
+
+
+
+def legacy_type_name(d, device_type="cpu"):
+    """'ndgrad.FloatTensor' and friends, the names PyTorch's messages and Tensor.type() use."""
+    prefix = "ndgrad.cuda." if device_type == "cuda" else "ndgrad."
+    return f"{prefix}{d.title}Tensor"

@@ -1,0 +1,723 @@
+"""Tensor: an array plus the autograd fields (requires_grad, grad, grad_fn, version counter).
+
+The math is not here: operators and methods are one-line delegations to ``ndgrad.ops``.
+"""
+
+import warnings
+import weakref
+
+import numpy as np
+
+from ndgrad import ops
+from ndgrad._device import device, device_of_array
+from ndgrad._dtype import _BY_NUMPY, bool_, float16, float32, float64, int32, int64, legacy_type_name
+from ndgrad.autograd.graph import AccumulateGrad
+from ndgrad.autograd.grad_mode import STATE
+
+__all__ = ["Tensor", "Size"]
+
+_NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure "
+    "you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple that prints as ``ndgrad.Size([2, 3])`` (see torch.Size)."""
+
+    def __repr__(self):
+        return f"ndgrad.Size([{', '.join(map(str, self))}])"
+
+    def numel(self):
+        return int(np.prod(self, dtype=np.int64))
+
+
+class VersionCounter:
+    """Counts in-place writes to one storage; a tensor and its views share one (see Note [saved versions])."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+_new = object.__new__
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
+
+    __slots__ = (
+        "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base",
+        "_accumulator_ref", "_hooks", "_retains_grad", "__weakref__",
+    )
+    __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
+
+    def __new__(cls, *args, device=None):
+        """The legacy constructor: ``Tensor([1, 2])`` copies data, ``Tensor(2, 3)`` makes an uninitialised 2x3."""
+        from ndgrad._creation import legacy_new
+
+        return legacy_new(float32 if cls is Tensor else None, args, device, cls)
+
+    @classmethod
+    def _from_parts(cls, data, requires_grad, grad_fn, output_nr, version_counter, base=None):
+        t = _new(cls)
+        t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = data, requires_grad, grad_fn, None, output_nr
+        t._version_counter = version_counter if version_counter is not None else VersionCounter()
+        t._base, t._accumulator_ref, t._hooks, t._retains_grad = base, None, None, False
+        return t
+
+    @staticmethod
+    def _wrap(data):
+        return Tensor._from_parts(data, False, None, 0, None)
+
+    # ---- autograd fields -------------------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
+                "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+            )
+        if value and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        """Set requires_grad in place and return self (see torch.Tensor.requires_grad_)."""
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and not self._retains_grad:
+            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of {type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Keep .grad for this non-leaf tensor during backward (see torch.Tensor.retain_grad)."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        node = self.grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    def _retain(self, grad):
+        """Called by the engine with this tensor's gradient when retain_grad() was asked for."""
+        if self._grad is None:
+            self._grad = grad.clone() if STATE.grad_enabled else grad._detached_copy()
+        else:
+            self._grad = self._grad + grad
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a replacement."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:
+            if self._hooks is None:
+                self._hooks = []
+            self._hooks.append(hook)
+            return _HookHandle(self._hooks, hook)
+        self.grad_fn._add_tensor_hook(self._output_nr, hook)
+        return _HookHandle(self.grad_fn._tensor_hooks[self._output_nr], hook)
+
+    def _edge(self):
+        """The (node, input_nr) pair a new node's next_functions points at for this input."""
+        if self.grad_fn is not None:
+            return (self.grad_fn, self._output_nr)
+        ref = self._accumulator_ref
+        accumulator = ref() if ref is not None else None
+        if accumulator is None:
+            # The leaf holds its AccumulateGrad weakly: the graph keeps it alive, and the leaf never cycles.
+            accumulator = AccumulateGrad(self)
+            self._accumulator_ref = weakref.ref(accumulator)
+        return (accumulator, 0)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Accumulate d(self)/d(leaf) into every leaf's .grad (see torch.Tensor.backward)."""
+        from ndgrad.autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def detach(self):
+        """A tensor sharing this data, cut out of the graph (see torch.Tensor.detach)."""
+        return Tensor._from_parts(self._data, False, None, 0, self._version_counter)
+
+    def detach_(self):
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
+                "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
+                "hence detach_() cannot be called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self.grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        return self
+
+    def _detached_copy(self):
+        return Tensor._from_parts(self._data.copy(), False, None, 0, None)
+
+    @property
+    def data(self):
+        """The values without the graph; unlike detach(), in-place changes to it are not tracked."""
+        return Tensor._from_parts(self._data, False, None, 0, None)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data
+
+    @property
+    def _version(self):
+        return self._version_counter.value
+
+    # ---- in-place support --------------------------------------------------------------------------------
+    def _check_inplace(self):
+        if STATE.grad_enabled:
+            if self._requires_grad and self.grad_fn is None:
+                raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+            base = self._base
+            if base is not None and base._requires_grad and base.grad_fn is None:
+                raise RuntimeError(
+                    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+                )
+            if base is not None and (base._requires_grad or self._requires_grad):
+                raise RuntimeError(
+                    "in-place operations on a view of a tensor that requires grad are not supported by ndgrad yet"
+                )
+
+    def _snapshot(self):
+        """Same graph position, a private copy of the values: what a vjp sees after self is overwritten."""
+        return Tensor._from_parts(self._data.copy(), self._requires_grad, self.grad_fn, self._output_nr, None)
+
+    def _write(self, array):
+        if not getattr(self._data.flags, "writeable", True):
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location. Please clone() the tensor before performing the operation."
+            )
+        self._data[...] = array
+        self._version_counter.value += 1
+
+    # ---- metadata ----------------------------------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[ops.shape.wrap_dim(dim, self._data.ndim)]
+
+    def dim(self):
+        return self._data.ndim
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return int(self._data.size)
+
+    def nelement(self):
+        return int(self._data.size)
+
+    def element_size(self):
+        return self._data.itemsize
+
+    @property
+    def dtype(self):
+        return _BY_NUMPY[self._data.dtype]
+
+    @property
+    def device(self):
+        return device_of_array(self._data)
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    def is_contiguous(self):
+        return bool(self._data.flags.c_contiguous)
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[ops.shape.wrap_dim(dim, self._data.ndim)]
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return legacy_type_name(self.dtype, self.device.type)
+        return self.to(dtype)
+
+    def __repr__(self):
+        from ndgrad._printing import tensor_repr
+
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    # ---- conversion --------------------------------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.item()
+
+    def tolist(self):
+        return _host(self._data).tolist()
+
+    def numpy(self, *, force=False):
+        """The NumPy array behind this tensor, sharing memory (see torch.Tensor.numpy)."""
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if type(self._data) is not np.ndarray and not force:
+            raise TypeError(
+                "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
+                "memory first."
+            )
+        return _host(self._data)
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype, copy=False)
+
+    def to(self, *args, **kwargs):
+        """Convert dtype and/or device: ``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``."""
+        dtype, target_device, copy = ops.shape.parse_to_args(self, args, kwargs)
+        if dtype is self.dtype and target_device == self.device and not copy:
+            return self
+        return ops.shape.to_copy(self, dtype=dtype, device=target_device)
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def cuda(self, device=None):
+        return self.to("cuda" if device is None else device)
+
+    def float(self):
+        return self.to(float32)
+
+    def double(self):
+        return self.to(float64)
+
+    def half(self):
+        return self.to(float16)
+
+    def long(self):
+        return self.to(int64)
+
+    def int(self):
+        return self.to(int32)
+
+    def bool(self):
+        return self.to(bool_)
+
+    def clone(self):
+        return ops.clone(self)
+
+    def contiguous(self):
+        return self if self.is_contiguous() else ops.clone(self)
+
+    # ---- Python protocols --------------------------------------------------------------------------------
+    __hash__ = object.__hash__  # by identity, as in PyTorch (== is elementwise)
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data)
+
+    def __float__(self):
+        return float(self._scalar())
+
+    def __int__(self):
+        return int(self._scalar())
+
+    def __complex__(self):
+        return complex(self._scalar())
+
+    def __index__(self):
+        if self._data.size != 1 or self._data.dtype.kind not in "iub":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.item())
+
+    def _scalar(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.item()
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
+        return format(repr(self), spec)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (_host(self._data).copy(), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        copy = Tensor._from_parts(self._data.copy(), self._requires_grad, None, 0, None)
+        if self._grad is not None:
+            copy._grad = Tensor._wrap(self._grad._data.copy())
+        memo[id(self)] = copy
+        return copy
+
+    # ---- arithmetic operators ----------------------------------------------------------------------------
+    def __add__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.add(self, other)
+
+    def __radd__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.add(self, other)
+
+    def __sub__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.sub(self, other)
+
+    def __rsub__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.rsub(self, other)
+
+    def __mul__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.mul(self, other)
+
+    def __rmul__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.mul(self, other)
+
+    def __truediv__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.mul(ops.reciprocal(self), other)
+
+    def __floordiv__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.floor_divide(_as_tensor_like(other, self), self)
+
+    def __mod__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.remainder(self, other)
+
+    def __rmod__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.remainder(_as_tensor_like(other, self), self)
+
+    def __pow__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.pow(self, other)
+
+    def __rpow__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.pow(other, self)
+
+    def __matmul__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.matmul(_as_tensor_like(other, self), self)
+
+    def __neg__(self):
+        return ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return ops.abs(self)
+
+    def __eq__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.eq(self, other)
+
+    def __ne__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.ne(self, other)
+
+    def __lt__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.lt(self, other)
+
+    def __le__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.le(self, other)
+
+    def __gt__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.gt(self, other)
+
+    def __ge__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else ops.ge(self, other)
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def __getitem__(self, index):
+        return ops.getitem(self, index)
+
+    # ---- methods: one line each, delegating to ndgrad.ops --------------------------------------------------
+    def add(self, other, *, alpha=1):
+        return ops.add(self, other, alpha=alpha)
+
+    def sub(self, other, *, alpha=1):
+        return ops.sub(self, other, alpha=alpha)
+
+    def mul(self, other):
+        return ops.mul(self, other)
+
+    def div(self, other):
+        return ops.div(self, other)
+
+    def pow(self, exponent):
+        return ops.pow(self, exponent)
+
+    def neg(self):
+        return ops.neg(self)
+
+    def abs(self):
+        return ops.abs(self)
+
+    def exp(self):
+        return ops.exp(self)
+
+    def log(self):
+        return ops.log(self)
+
+    def sqrt(self):
+        return ops.sqrt(self)
+
+    def sin(self):
+        return ops.sin(self)
+
+    def cos(self):
+        return ops.cos(self)
+
+    def tanh(self):
+        return ops.tanh(self)
+
+    def sigmoid(self):
+        return ops.sigmoid(self)
+
+    def relu(self):
+        return ops.relu(self)
+
+    def reciprocal(self):
+        return ops.reciprocal(self)
+
+    def sign(self):
+        return ops.sign(self)
+
+    def eq(self, other):
+        return ops.eq(self, other)
+
+    def ne(self, other):
+        return ops.ne(self, other)
+
+    def lt(self, other):
+        return ops.lt(self, other)
+
+    def le(self, other):
+        return ops.le(self, other)
+
+    def gt(self, other):
+        return ops.gt(self, other)
+
+    def ge(self, other):
+        return ops.ge(self, other)
+
+    def sum(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.sum(self, dim, keepdim, dtype=dtype)
+
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.mean(self, dim, keepdim, dtype=dtype)
+
+    def max(self, dim=None, keepdim=False):
+        return ops.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return ops.min(self, dim, keepdim)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return ops.norm(self, p, dim, keepdim, dtype=dtype)
+
+    def dot(self, other):
+        return ops.dot(self, other)
+
+    def mv(self, vec):
+        return ops.mv(self, vec)
+
+    def mm(self, mat2):
+        return ops.mm(self, mat2)
+
+    def bmm(self, mat2):
+        return ops.bmm(self, mat2)
+
+    def matmul(self, other):
+        return ops.matmul(self, other)
+
+    def reshape(self, *shape):
+        return ops.reshape(self, shape)
+
+    def view(self, *shape):
+        return ops.view(self, shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return ops.flatten(self, start_dim, end_dim)
+
+    def transpose(self, dim0, dim1):
+        return ops.transpose(self, dim0, dim1)
+
+    def permute(self, *dims):
+        return ops.permute(self, dims)
+
+    def t(self):
+        return ops.t(self)
+
+    @property
+    def T(self):
+        return ops.shape.reverse_dims(self)
+
+    @property
+    def mT(self):
+        return ops.transpose(self, -2, -1)
+
+    def squeeze(self, dim=None):
+        return ops.squeeze(self, dim)
+
+    def unsqueeze(self, dim):
+        return ops.unsqueeze(self, dim)
+
+    def expand(self, *sizes):
+        return ops.expand(self, sizes)
+
+    def expand_as(self, other):
+        return ops.expand(self, other.shape)
+
+    def view_as(self, other):
+        return ops.view(self, other.shape)
+
+    def reshape_as(self, other):
+        return ops.reshape(self, other.shape)
+
+    # ---- in-place methods ------------------------------------------------------------------------------------
+    def add_(self, other, *, alpha=1):
+        return ops.pointwise.Add.apply_(self, _operand_or_raise(other), alpha=alpha)
+
+    def sub_(self, other, *, alpha=1):
+        return ops.pointwise.Sub.apply_(self, _operand_or_raise(other), alpha=alpha)
+
+    def mul_(self, other):
+        return ops.pointwise.Mul.apply_(self, _operand_or_raise(other))
+
+    def div_(self, other):
+        return ops.pointwise.Div.apply_(self, _operand_or_raise(other))
+
+    def zero_(self):
+        return ops.pointwise.Zero.apply_(self)
+
+    def fill_(self, value):
+        return ops.pointwise.Fill.apply_(self, value=_operand_or_raise(value))
+
+
+class _HookHandle:
+    """What register_hook returns: ``remove()`` unregisters the hook."""
+
+    def __init__(self, hooks, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self):
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+def _operand(other):
+    """The other side of an operator as ops accept it: a Tensor or Python number; None if unsupported."""
+    if isinstance(other, (Tensor, int, float, complex)):
+        return other
+    if isinstance(other, np.generic):
+        return other.item()
+    if isinstance(other, np.ndarray):
+        return Tensor._wrap(other)
+    return None
+
+
+def _operand_or_raise(other):
+    operand = _operand(other)
+    if operand is None:
+        raise TypeError(f"expected Tensor or number, but got {type(other).__name__}")
+    return operand
+
+
+def _as_tensor_like(value, like):
+    from ndgrad._creation import tensor
+
+    return value if isinstance(value, Tensor) else tensor(value, device=like.device)
+
+
+def _host(array):
+    return array if type(array) is np.ndarray else array.get()
+
+
+def _rebuild(array, requires_grad):
+    return Tensor._from_parts(array, requires_grad, None, 0, None)

@@ -1,0 +1,120 @@
+"""The backward engine: walks the graph from the roots to the leaves, calling each node's vjp once.
+
+Note [dependency counting]: before running anything, one iterative walk counts, for every reachable node, how
+many edges point at it. A node runs only when its count drops to zero, i.e. when every consumer has added its
+share into the node's gradient buffer. No recursion, so graph depth is limited by memory only.
+"""
+
+import heapq
+
+from ndgrad.autograd.grad_mode import set_grad_enabled
+from ndgrad.autograd.graph import AccumulateGrad, run_hooks
+from ndgrad.ops._broadcast import sum_to
+
+__all__ = ["run_backward"]
+
+
+def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
+    """Propagate ``root_grads`` from ``roots`` (a list of (node, output_nr)) down the graph.
+
+    Leaves accumulate into ``.grad``; when ``capture`` (a dict node -> {output_nr: slot}) is given, the gradient
+    arriving at those node outputs is returned in a list instead, and leaves in it do not accumulate.
+    """
+    dependencies = _count_dependencies([node for node, _ in roots])
+    buffers = {}
+    for (node, output_nr), grad in zip(roots, root_grads):
+        _add_to_buffer(buffers, node, output_nr, grad)
+    # The ready queue runs the most recently created node first (leaves first of all), as PyTorch does.
+    ready = []
+    tie_breaker = 0
+    for node in buffers:
+        if not dependencies.get(node):
+            ready.append((-node._sequence_nr, tie_breaker, node))
+            tie_breaker += 1
+    heapq.heapify(ready)
+    captured = [None] * sum(map(len, capture.values())) if capture else None
+
+    with set_grad_enabled(create_graph):
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, None)
+            if grads is None:  # nothing flowed here: the inputs get nothing either, but are still released
+                input_grads = (None,) * len(node._edges)
+            else:
+                _run_tensor_hooks(node, grads)
+                if capture is None:
+                    input_grads = _apply(node, grads)
+                else:
+                    for output_nr, slot in capture.get(node, {}).items():
+                        captured[slot] = grads[output_nr]
+                    # autograd.grad returns gradients and never accumulates into any .grad
+                    input_grads = () if isinstance(node, AccumulateGrad) else _apply(node, grads)
+            if not retain_graph:
+                node._release()
+            for (next_node, input_nr), grad, meta in zip(node._edges, input_grads, node._input_meta):
+                if next_node is None:
+                    continue
+                if grad is not None:
+                    _add_to_buffer(buffers, next_node, input_nr, _conform(grad, meta))
+                count = dependencies[next_node] - 1
+                dependencies[next_node] = count
+                if count == 0:
+                    heapq.heappush(ready, (-next_node._sequence_nr, tie_breaker, next_node))
+                    tie_breaker += 1
+    return captured
+
+
+def _count_dependencies(root_nodes):
+    dependencies = {}
+    seen = set(root_nodes)
+    stack = list(seen)
+    while stack:
+        for next_node, _ in stack.pop()._edges:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+
+
+def _apply(node, grads):
+    input_grads = node._apply(grads)
+    if len(input_grads) != len(node._edges):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected {len(node._edges)}, "
+            f"got {len(input_grads)})"
+        )
+    return input_grads
+
+
+def _run_tensor_hooks(node, grads):
+    """Hooks registered on non-leaf tensors run on the gradient of that output before the node uses it."""
+    if node._tensor_hooks:
+        for output_nr, hooks in node._tensor_hooks.items():
+            if grads[output_nr] is not None:
+                grads[output_nr] = run_hooks(hooks, grads[output_nr])
+    if node._retained:
+        for output_nr, tensor_ref in node._retained.items():
+            tensor = tensor_ref()
+            if tensor is not None and grads[output_nr] is not None:
+                tensor._retain(grads[output_nr])
+
+
+def _conform(grad, meta):
+    """Bring a gradient back to its input's shape (undo broadcasting) and dtype."""
+    shape, dtype = meta
+    if grad._data.shape != shape:
+        grad = sum_to(grad, shape)
+    if grad.dtype is not dtype:
+        grad = grad.to(dtype)
+    return grad
+
+
+def _add_to_buffer(buffers, node, output_nr, grad):
+    buffer = buffers.get(node)
+    if buffer is None:
+        buffer = buffers[node] = [None] * node._num_outputs
+    previous = buffer[output_nr]
+    buffer[output_nr] = grad if previous is None else previous + grad

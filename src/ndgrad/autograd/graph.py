@@ -1,0 +1,128 @@
+"""Backward nodes: the grad_fn objects that make up the graph, and AccumulateGrad for leaves.
+
+A node knows its edges (``next_functions``) and how to turn the gradients of its outputs into gradients of its
+inputs. It knows nothing about how the engine walks the graph, nor about any particular op.
+"""
+
+import itertools
+
+from ndgrad.autograd.saved import FREED_MESSAGE, SavedTensor
+
+__all__ = ["Node", "OpNode", "AccumulateGrad", "run_hooks"]
+
+_sequence = itertools.count()
+
+
+class Node:
+    """Base of every grad_fn. ``next_functions`` is a tuple of (node or None, input_nr), one per input."""
+
+    __slots__ = ("_edges", "_sequence_nr", "_tensor_hooks", "_retained", "__weakref__")
+    _num_outputs = 1
+
+    def name(self):
+        return type(self).__name__
+
+    @property
+    def next_functions(self):
+        return self._edges
+
+    def __repr__(self):
+        return f"<{self.name()} object at {id(self):#x}>"
+
+    def _release(self):
+        """Free what was saved for backward (the engine calls this unless retain_graph)."""
+
+    def _apply(self, grads):
+        raise NotImplementedError
+
+    def _add_tensor_hook(self, output_nr, hook):
+        if self._tensor_hooks is None:
+            self._tensor_hooks = {}
+        self._tensor_hooks.setdefault(output_nr, []).append(hook)
+
+
+class OpNode(Node):
+    """The node an op records: it is also the ``ctx`` that the op's vjp reads.
+
+    The op's keyword parameters (dim, keepdim, ...) become attributes, so a rule reads ``ctx.dim``.
+    Subclasses are made per op (``MulBackward0``) by ``Op.__init_subclass__``.
+    """
+
+    op = None  # the Op class whose vjp this node runs
+
+    def __init__(self, params):
+        self.__dict__ = params
+        self._sequence_nr = next(_sequence)
+        self._tensor_hooks = self._retained = None
+
+    @property
+    def saved_tensors(self):
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(FREED_MESSAGE)
+        return tuple(s.unpack(self) if type(s) is SavedTensor else s for s in saved)
+
+    @property
+    def needs_input_grad(self):
+        return tuple(node is not None for node, _ in self._edges)
+
+    @property
+    def input_shapes(self):
+        return tuple(meta and meta[0] for meta in self._input_meta)
+
+    @property
+    def input_dtypes(self):
+        return tuple(meta and meta[1] for meta in self._input_meta)
+
+    @property
+    def _num_outputs(self):
+        return len(self._output_meta)
+
+    def _release(self):
+        if self._saved:
+            self._saved = None
+
+    def _apply(self, grads):
+        if None in grads:  # an output nobody used: its gradient is zero
+            from ndgrad._creation import zeros
+
+            grads = [zeros(s, dtype=d) if g is None else g for g, (s, d) in zip(grads, self._output_meta)]
+        return self.op.vjp(self, *grads)
+
+
+class AccumulateGrad(Node):
+    """The node behind a leaf that requires grad: adds the arriving gradient into ``variable.grad``."""
+
+    __slots__ = ("variable",)
+    _input_meta = ()
+
+    def __init__(self, variable):
+        self.variable = variable
+        self._edges = ()
+        self._sequence_nr = float("inf")  # leaves accumulate as soon as they are ready, as in PyTorch
+        self._tensor_hooks = self._retained = None
+
+    def _apply(self, grads):
+        from ndgrad.autograd.grad_mode import STATE
+
+        (grad,) = grads
+        variable = self.variable
+        if variable._hooks:
+            grad = run_hooks(variable._hooks, grad)
+        if variable.grad is None:
+            # NOTE: always a copy: the arriving array may be shared with another leaf's gradient or the caller's.
+            variable.grad = grad.clone() if STATE.grad_enabled else grad._detached_copy()
+        elif STATE.grad_enabled:
+            variable.grad = variable.grad + grad  # create_graph: out of place, so the sum stays differentiable
+        else:
+            variable.grad._data += grad._data
+        return ()
+
+
+def run_hooks(hooks, grad):
+    """Call tensor hooks in registration order; a hook may return a replacement gradient."""
+    for hook in hooks:
+        result = hook(grad)
+        if result is not None:
+            grad = result
+    return grad

@@ -1,0 +1,36 @@
+"""Broadcasting helpers: sum_to, which undoes broadcasting, and PyTorch's error for shapes that clash."""
+
+__all__ = ["sum_to", "broadcast_error"]
+
+
+def sum_to(grad, shape):
+    """Sum ``grad`` down to ``shape``: the gradient of broadcasting an input of ``shape`` up to grad's shape."""
+    from ndgrad.ops.reduction import sum as reduce_sum
+
+    lead = grad.ndim - len(shape)
+    if lead < 0:
+        raise RuntimeError(f"size {list(grad.shape)} cannot be summed to size {list(shape)}")
+    grad_shape = grad._data.shape
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, size in enumerate(shape) if size == 1 and grad_shape[lead + i] != 1
+    )
+    if dims:
+        grad = reduce_sum(grad, dims, keepdim=True)
+    if lead:
+        grad = grad.reshape(shape)
+    if grad._data.shape != tuple(shape):
+        raise RuntimeError(f"size {list(grad_shape)} cannot be summed to size {list(shape)}")
+    return grad
+
+
+def broadcast_error(shape_a, shape_b):
+    """PyTorch's error for two shapes that do not broadcast, naming the first clashing dimension."""
+    ndim = max(len(shape_a), len(shape_b))
+    for dim in range(ndim - 1, -1, -1):
+        a = shape_a[dim - ndim + len(shape_a)] if dim >= ndim - len(shape_a) else 1
+        b = shape_b[dim - ndim + len(shape_b)] if dim >= ndim - len(shape_b) else 1
+        if a != b and a != 1 and b != 1:
+            return RuntimeError(
+                f"The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"
+            )
+    return None

@@ -1,0 +1,202 @@
+"""The Op base class: the one bridge between the math (ops/*) and the graph (autograd/*).
+
+An op declares ``forward`` (raw arrays in, raw arrays out, through ``xp``) and ``vjp`` (ndgrad Tensors in and
+out, so gradients are themselves differentiable). ``Op.apply`` runs the forward and records the node.
+"""
+
+import inspect
+
+import numpy as np
+
+from ndgrad._device import device_of_array
+from ndgrad._dtype import _BY_NUMPY, get_default_dtype, result_type
+from ndgrad.autograd.grad_mode import STATE
+from ndgrad.autograd.graph import OpNode
+from ndgrad.autograd.saved import SavedTensor
+from ndgrad.ops._broadcast import broadcast_error
+
+__all__ = ["Op", "OP_TABLE", "UNARY", "BINARY", "REDUCTION", "SHAPE", "MATMUL", "REAL", "POSITIVE", "NONZERO"]
+
+# Families pick the test samples for an op; domains say where an op is smooth, so tests sample inside.
+UNARY, BINARY, REDUCTION, SHAPE, MATMUL = "unary", "binary", "reduction", "shape", "matmul"
+REAL, POSITIVE, NONZERO = "real", "positive", "nonzero"
+
+OP_TABLE = []  # every Op subclass with a name, for listing by tests and docs; nothing dispatches through it
+
+_Tensor = None  # ndgrad._tensor.Tensor, bound on first use (the tensor module imports the ops)
+
+
+class Op:
+    """Base of every primitive op. Subclasses set the class attributes below and define forward and vjp.
+
+    Defining a subclass with a ``name`` adds it to OP_TABLE, and so to the op tests.
+    """
+
+    name = None  # PyTorch's function name; the tests call torch's function of this name as the oracle
+    family = None  # which sampler the tests use
+    domain = REAL  # where inputs are sampled
+    saves = ()  # forward parameter names or output names the vjp reads from ctx.saved_tensors
+    outputs = ("result",)  # names of forward's outputs; integer outputs never require grad
+    node_name = None  # the grad_fn's class name; default f"{ClassName}Backward0", as PyTorch names most
+    float_only = False  # integer inputs are computed in the default float dtype (exp, sqrt, true division)
+    differentiable = True  # False: results never require grad (comparisons)
+    is_view = False  # the result shares memory, and so the version counter, with the first input
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        node_name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward0"
+        cls._node_class = type(node_name, (OpNode,), {"op": cls, "__module__": "ndgrad.autograd.graph"})
+        parameters = list(inspect.signature(cls.forward).parameters)[1:]  # drop xp
+        cls._save_plan = tuple(
+            (False, parameters.index(n)) if n in parameters else (True, cls.outputs.index(n)) for n in cls.saves
+        )
+        cls._saves_first_input = (False, 0) in cls._save_plan
+        if cls.__dict__.get("name"):
+            OP_TABLE.append(cls)
+
+    @staticmethod
+    def forward(xp, *arrays, **params):
+        raise NotImplementedError
+
+    @staticmethod
+    def vjp(ctx, *grads):
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *inputs, **params):
+        """Run the op on Tensors (and Python numbers) and record a backward node if a gradient is needed."""
+        Tensor = _Tensor or _bind_tensor()
+        arrays, dtype, needs_grad, mixed = _unwrap(inputs, Tensor)
+        if cls.float_only and dtype._category < 2:
+            dtype, mixed = get_default_dtype(), True
+        xp = np if type(arrays[0]) is np.ndarray else _namespace_checked(arrays)
+        if mixed:
+            target = dtype.numpy
+            arrays = [a.astype(target) if hasattr(a, "dtype") and a.dtype != target else a for a in arrays]
+        try:
+            result = cls.forward(xp, *arrays, **params)
+        except ValueError as error:
+            raise _translate(error, arrays) from None
+
+        needs_grad = needs_grad and cls.differentiable and STATE.grad_enabled
+        if type(result) is not tuple:
+            out = _wrap(result, xp, Tensor, inputs[0] if cls.is_view else None)
+            if needs_grad and out._data.dtype.kind in "fc":
+                node = _record(cls, inputs, params, (out,))
+                out.requires_grad, out.grad_fn = True, node
+            return out
+        outs = tuple(_wrap(r, xp, Tensor, inputs[0] if cls.is_view else None) for r in result)
+        if needs_grad:
+            node = _record(cls, inputs, params, outs)
+            for output_nr, out in enumerate(outs):
+                if out._data.dtype.kind in "fc":
+                    out.requires_grad, out.grad_fn, out._output_nr = True, node, output_nr
+        return outs
+
+    @classmethod
+    def apply_(cls, self, *others, **params):
+        """The in-place form (``add_``): compute out of place, write the values into ``self``, move its grad_fn."""
+        self._check_inplace()
+        source = self
+        if self.requires_grad and STATE.grad_enabled and cls._saves_first_input:
+            source = self._snapshot()  # the vjp needs the old values, which the write below overwrites
+        out = cls.apply(source, *others, **params)
+        if not _can_cast(out.dtype, self.dtype):
+            raise RuntimeError(
+                f"result type {out.dtype.title} can't be cast to the desired output type {self.dtype.title}"
+            )
+        self._write(out._data)
+        if out.grad_fn is not None:
+            self.grad_fn, self.requires_grad, self._output_nr = out.grad_fn, True, out._output_nr
+        return self
+
+
+def _bind_tensor():
+    global _Tensor
+    from ndgrad._tensor import Tensor
+
+    _Tensor = Tensor
+    return Tensor
+
+
+def _unwrap(inputs, Tensor):
+    """Arrays for forward, the result dtype by PyTorch's promotion rules, and whether any input requires grad."""
+    arrays, needs_grad, numpy_dtype, mixed = [], False, None, False
+    for x in inputs:
+        if isinstance(x, Tensor):
+            data = x._data
+            needs_grad = needs_grad or x.requires_grad
+            if numpy_dtype is None:
+                numpy_dtype = data.dtype
+            elif data.dtype != numpy_dtype:
+                mixed = True
+            arrays.append(data)
+        else:
+            mixed = True
+            arrays.append(x)
+    if mixed:
+        return arrays, result_type(inputs), needs_grad, True
+    return arrays, _BY_NUMPY[numpy_dtype], needs_grad, False
+
+
+def _wrap(array, xp, Tensor, view_of):
+    if type(array) is not np.ndarray:
+        array = xp.asarray(array)
+    if view_of is None:
+        return Tensor._from_parts(array, False, None, 0, None)
+    base = view_of._base if view_of._base is not None else view_of
+    return Tensor._from_parts(array, False, None, 0, view_of._version_counter, base)
+
+
+def _record(cls, inputs, params, outs):
+    """Create the backward node: edges to the inputs' nodes, their shapes and dtypes, and what the vjp saves."""
+    Tensor = _Tensor
+    node = cls._node_class(params)
+    edges, metas = [], []
+    for x in inputs:
+        if isinstance(x, Tensor):
+            metas.append((x._data.shape, x.dtype))
+            edges.append(x._edge() if x.requires_grad else (None, 0))
+        else:
+            metas.append(None)
+            edges.append((None, 0))
+    node._edges, node._input_meta = tuple(edges), tuple(metas)
+    node._output_meta = tuple((out._data.shape, out.dtype) for out in outs)
+    saved = []
+    for is_output, index in cls._save_plan:
+        if is_output:
+            out = outs[index]
+            out._output_nr = index
+            saved.append(SavedTensor(out, is_output=True))
+        else:
+            x = inputs[index]
+            saved.append(SavedTensor(x) if isinstance(x, Tensor) else x)
+    node._saved = tuple(saved)
+    return node
+
+
+def _namespace_checked(arrays):
+    devices = {device_of_array(a) for a in arrays if hasattr(a, "shape")}
+    if len(devices) > 1:
+        first, second = sorted(devices, key=str, reverse=True)[:2]
+        raise RuntimeError(
+            f"Expected all tensors to be on the same device, but found at least two devices, {first} and {second}!"
+        )
+    from ndgrad._device import array_namespace
+
+    return array_namespace(devices.pop())
+
+
+def _translate(error, arrays):
+    """Turn a NumPy broadcasting ValueError into PyTorch's message; leave other errors alone."""
+    shapes = [a.shape for a in arrays if hasattr(a, "shape")]
+    if len(shapes) == 2 and "broadcast" in str(error):
+        translated = broadcast_error(*shapes)
+        if translated is not None:
+            return translated
+    return error
+
+
+def _can_cast(source, target):
+    """PyTorch's in-place rule: a result may not be written into a tensor of a lower category."""
+    return source._category <= target._category

@@ -1,0 +1,186 @@
+"""Matrix products: dot, mv, mm, bmm as primitives, and matmul composed from them as PyTorch composes it."""
+
+from ndgrad.ops._op import MATMUL, Op
+from ndgrad.ops.shape import Expand, SqueezeDims, UnsafeView, reshape
+
+__all__ = ["dot", "mv", "mm", "bmm", "matmul"]
+
+
+class Dot(Op):
+    """torch.dot: inner product of two 1-D tensors."""
+
+    name, family = "dot", MATMUL
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.dot(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        return (grad * y if need_x else None), (grad * x if need_y else None)
+
+
+class Mv(Op):
+    """torch.mv: matrix times vector."""
+
+    name, family = "mv", MATMUL
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.matmul(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        matrix, vector = ctx.saved_tensors
+        need_matrix, need_vector = ctx.needs_input_grad
+        grad_matrix = mm(grad.unsqueeze(1), vector.unsqueeze(0)) if need_matrix else None
+        return grad_matrix, (mv(matrix.t(), grad) if need_vector else None)
+
+
+class Mm(Op):
+    """torch.mm: product of two matrices."""
+
+    name, family = "mm", MATMUL
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.matmul(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        return (mm(grad, y.t()) if need_x else None), (mm(x.t(), grad) if need_y else None)
+
+
+class Bmm(Op):
+    """torch.bmm: a batch of matrix products, (b, n, k) @ (b, k, m)."""
+
+    name, family = "bmm", MATMUL
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.matmul(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        return (
+            bmm(grad, y.transpose(1, 2)) if need_x else None,
+            bmm(x.transpose(1, 2), grad) if need_y else None,
+        )
+
+
+def _check(condition, message):
+    if not condition:
+        raise RuntimeError(message)
+
+
+def dot(input, other):
+    _check(input.ndim == 1 and other.ndim == 1,
+           f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    _check(input.shape[0] == other.shape[0],
+           "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got "
+           "{} and {} elements respectively".format(input.shape[0], other.shape[0], input.shape[0], other.shape[0]))
+    _check_same_dtype("dot", input, other)
+    return Dot.apply(input, other)
+
+
+def mv(input, vec):
+    _check(input.ndim == 2 and vec.ndim == 1,
+           f"vector + matrix @ vector expected, got {1}, {input.ndim}, {vec.ndim}")
+    _check(input.shape[1] == vec.shape[0],
+           f"size mismatch, got input ({input.shape[0]}), mat ({input.shape[0]}x{input.shape[1]}), "
+           f"vec ({vec.shape[0]})")
+    _check_same_dtype("mv", input, vec)
+    return Mv.apply(input, vec)
+
+
+def mm(input, mat2):
+    _check(input.ndim == 2, "self must be a matrix")
+    _check(mat2.ndim == 2, "mat2 must be a matrix")
+    _check(input.shape[1] == mat2.shape[0],
+           f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
+           f"{mat2.shape[0]}x{mat2.shape[1]})")
+    _check_same_dtype("mm", input, mat2)
+    return Mm.apply(input, mat2)
+
+
+def bmm(input, mat2):
+    _check(input.ndim == 3, "batch1 must be a 3D tensor")
+    _check(mat2.ndim == 3, "batch2 must be a 3D tensor")
+    _check(input.shape[0] == mat2.shape[0] and input.shape[2] == mat2.shape[1],
+           f"Expected size for first two dimensions of batch2 tensor to be: [{input.shape[0]}, {input.shape[2]}] "
+           f"but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
+    _check_same_dtype("bmm", input, mat2)
+    return Bmm.apply(input, mat2)
+
+
+def _check_same_dtype(name, a, b):
+    _check(a.dtype is b.dtype,
+           f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
+           if name != "dot" else
+           f"dot : expected both vectors to have same dtype, but found {a.dtype.title} and {b.dtype.title}")
+
+
+def matmul(input, other):
+    """Matrix product with PyTorch's rules for 1-D, 2-D and batched (broadcast) operands (see torch.matmul)."""
+    a, b = input.ndim, other.ndim
+    _check(a > 0 and b > 0, f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
+    if a == 1 and b == 1:
+        return dot(input, other)
+    if a == 2 and b == 1:
+        return mv(input, other)
+    if a == 1 and b == 2:
+        return SqueezeDims.apply(mm(input.unsqueeze(0), other), dims=(0,))
+    if a == 2 and b == 2:
+        return mm(input, other)
+    if a >= 3 and b <= 2:
+        # Fold the batch dims into the rows: one big mm (or mv) instead of a batch of small ones.
+        folded = reshape(input, (-1, input.shape[-1]))
+        product = mv(folded, other) if b == 1 else mm(folded, other)
+        out_shape = input.shape[:-1] + (() if b == 1 else (other.shape[-1],))
+        return UnsafeView.apply(product, shape=out_shape)
+    return _batched_matmul(input, other)
+
+
+def _batched_matmul(input, other):
+    """Broadcast the batch dims, flatten them into one, bmm, and view the result back."""
+    import numpy as np
+
+    left = input.unsqueeze(0) if input.ndim == 1 else input
+    right = other.unsqueeze(-1) if other.ndim == 1 else other
+    n, k = left.shape[-2:]
+    k2, m = right.shape[-2:]
+    _check(k == k2, f"Expected size for first two dimensions of batch2 tensor to be: [{_prod(left.shape[:-2])}, {k}] "
+                    f"but got: [{_prod(right.shape[:-2])}, {k2}].")
+    try:
+        batch = np.broadcast_shapes(left.shape[:-2], right.shape[:-2])
+    except ValueError:
+        raise RuntimeError(
+            f"The size of tensor a ({left.shape[0]}) must match the size of tensor b ({right.shape[0]}) at "
+            "non-singleton dimension 0"
+        ) from None
+    left = _expand_to(left, batch + (n, k))
+    right = _expand_to(right, batch + (k, m))
+    product = bmm(reshape(left, (-1, n, k)), reshape(right, (-1, k, m)))
+    out_shape = batch + ((n,) if input.ndim > 1 else ()) + ((m,) if other.ndim > 1 else ())
+    return UnsafeView.apply(product, shape=out_shape)
+
+
+def _expand_to(tensor, shape):
+    return tensor if tuple(tensor.shape) == shape else Expand.apply(tensor, shape=shape)
+
+
+def _prod(shape):
+    result = 1
+    for size in shape:
+        result *= size
+    return result

@@ -1,0 +1,574 @@
+"""Elementwise primitives. Forward works on raw arrays; vjp uses ndgrad ops, so gradients are differentiable.
+
+Binary rules return gradients of the broadcast shape: the engine sums each back to its input's shape.
+"""
+
+import math
+
+from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, UNARY, Op
+
+__all__ = [
+    "add", "sub", "rsub", "mul", "div", "reciprocal", "floor_divide", "remainder", "pow", "neg", "abs", "sign",
+    "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "where",
+    "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+]
+
+
+# ---- arithmetic --------------------------------------------------------------------------------------------
+class Add(Op):
+    """torch.add: input + alpha * other."""
+
+    name, family = "add", BINARY
+
+    @staticmethod
+    def forward(xp, x, y, alpha=1):
+        return xp.add(x, y) if alpha == 1 else xp.add(x, xp.multiply(y, alpha))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
+
+
+class Sub(Op):
+    """torch.sub: input - alpha * other."""
+
+    name, family = "sub", BINARY
+
+    @staticmethod
+    def forward(xp, x, y, alpha=1):
+        return xp.subtract(x, y) if alpha == 1 else xp.subtract(x, xp.multiply(y, alpha))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+
+
+class Rsub(Op):
+    """torch.rsub: other - alpha * input; what ``2 - x`` runs."""
+
+    name, family = "rsub", BINARY
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(xp, x, y, alpha=1):
+        return xp.subtract(y, x) if alpha == 1 else xp.subtract(y, xp.multiply(x, alpha))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (-grad if ctx.alpha == 1 else grad * -ctx.alpha), grad
+
+
+class Mul(Op):
+    """torch.mul: elementwise product."""
+
+    name, family = "mul", BINARY
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.multiply(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        return (grad * y if need_x else None), (grad * x if need_y else None)
+
+
+class Div(Op):
+    """torch.div: true division; integer inputs give the default float dtype."""
+
+    name, family, domain = "div", BINARY, NONZERO
+    saves = ("x", "y")
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.true_divide(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        return (grad / y if need_x else None), (-grad * x / (y * y) if need_y else None)
+
+
+class Reciprocal(Op):
+    """torch.reciprocal: 1 / input; what ``2 / x`` runs before multiplying by 2."""
+
+    name, family, domain = "reciprocal", UNARY, NONZERO
+    saves = ("result",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.reciprocal(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (-grad * result * result,)
+
+
+class FloorDivide(Op):
+    """torch.floor_divide (``//``): PyTorch records it but defines no derivative, so backward raises."""
+
+    node_name = "NotImplemented"
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.floor_divide(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
+
+
+class Remainder(Op):
+    """torch.remainder (``%``): the result has the sign of the divisor, like Python's %."""
+
+    name, family, domain = "remainder", BINARY, NONZERO
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.remainder(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        # NOTE: x % y = x - y * floor(x / y); floor is piecewise constant, so its quotient is a constant here.
+        return grad, -grad * floor_divide(x, y).detach()
+
+
+class Pow(Op):
+    """torch.pow with a number exponent (``x ** 2``)."""
+
+    name, family, domain = "pow", UNARY, POSITIVE
+    saves = ("x", "exponent")
+
+    @staticmethod
+    def forward(xp, x, exponent):
+        return xp.power(x, exponent)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, exponent = ctx.saved_tensors
+        if exponent == 0:
+            return grad * 0, None
+        return grad * exponent * x ** (exponent - 1), None
+
+
+class PowTensor(Op):
+    """torch.pow with a tensor exponent (``x ** y``)."""
+
+    name, family, domain = "pow", BINARY, POSITIVE
+    node_name = "PowBackward1"
+    saves = ("x", "y", "result")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.power(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y, result = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        grad_x = grad * y * x ** (y - 1) if need_x else None
+        # NOTE: 0 ** y has no log; PyTorch defines that gradient as 0 where y >= 0, and so do we.
+        grad_y = where(logical_and(x == 0, y >= 0), 0.0, grad * result * log(x)) if need_y else None
+        return grad_x, grad_y
+
+
+class PowScalarBase(Op):
+    """torch.pow with a number base (``2 ** x``)."""
+
+    name, family = "pow", UNARY
+    node_name = "PowBackward2"
+    saves = ("base", "result")
+
+    @staticmethod
+    def forward(xp, base, exponent):
+        return xp.power(base, exponent)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        base, result = ctx.saved_tensors
+        if base == 0:
+            return None, grad * 0
+        return None, grad * result * math.log(base)
+
+
+class Neg(Op):
+    """torch.neg: -input."""
+
+    name, family = "neg", UNARY
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.negative(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (-grad,)
+
+
+class Abs(Op):
+    """torch.abs; its gradient at 0 is 0, as PyTorch's."""
+
+    name, family, domain = "abs", UNARY, NONZERO
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.abs(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * sign(x),)
+
+
+class Sign(Op):
+    """torch.sign: -1, 0 or 1; piecewise constant, so its gradient is zero."""
+
+    name, family, domain = "sign", UNARY, NONZERO
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.sign(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad * 0,)
+
+
+# ---- transcendental functions ------------------------------------------------------------------------------
+class Exp(Op):
+    """torch.exp."""
+
+    name, family = "exp", UNARY
+    saves = ("result",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.exp(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * result,)
+
+
+class Log(Op):
+    """torch.log: natural logarithm."""
+
+    name, family, domain = "log", UNARY, POSITIVE
+    saves = ("x",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.log(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad / x,)
+
+
+class Sqrt(Op):
+    """torch.sqrt."""
+
+    name, family, domain = "sqrt", UNARY, POSITIVE
+    saves = ("result",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.sqrt(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad / (2 * result),)
+
+
+class Sin(Op):
+    """torch.sin."""
+
+    name, family = "sin", UNARY
+    saves = ("x",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.sin(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * cos(x),)
+
+
+class Cos(Op):
+    """torch.cos."""
+
+    name, family = "cos", UNARY
+    saves = ("x",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.cos(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * -sin(x),)
+
+
+class Tanh(Op):
+    """torch.tanh."""
+
+    name, family = "tanh", UNARY
+    saves = ("result",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.tanh(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (1 - result * result),)
+
+
+class Sigmoid(Op):
+    """torch.sigmoid: 1 / (1 + exp(-x)), computed without overflow for large |x|."""
+
+    name, family = "sigmoid", UNARY
+    saves = ("result",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x):
+        # NOTE: exp(-|x|) never overflows; the two branches are the same function written stably.
+        e = xp.exp(-xp.abs(x))
+        return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * result * (1 - result),)
+
+
+class Relu(Op):
+    """torch.relu: max(x, 0); the gradient at 0 is 0, as PyTorch's."""
+
+    name, family, domain = "relu", UNARY, NONZERO
+    saves = ("result",)
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.maximum(x, 0)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (result > 0),)
+
+
+class Where(Op):
+    """torch.where(condition, input, other); the condition is a parameter, not an input: it has no gradient."""
+
+    @staticmethod
+    def forward(xp, x, y, condition):
+        return xp.where(condition, x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        need_x, need_y = ctx.needs_input_grad
+        return (where(ctx.condition, grad, 0.0) if need_x else None), (where(ctx.condition, 0.0, grad) if need_y else None)
+
+
+# ---- comparisons: results are bool and never require grad ------------------------------------------------------
+class _Comparison(Op):
+    differentiable = False
+
+
+class Eq(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.equal(x, y))
+
+
+class Ne(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.not_equal(x, y))
+
+
+class Lt(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.less(x, y))
+
+
+class Le(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.less_equal(x, y))
+
+
+class Gt(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.greater(x, y))
+
+
+class Ge(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.greater_equal(x, y))
+
+
+class LogicalAnd(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.logical_and(x, y))
+
+
+# ---- in-place fills (only reached through zero_ and fill_) ---------------------------------------------------------
+class Fill(Op):
+    """Tensor.fill_: every element becomes ``value``; the old values get a zero gradient."""
+
+    @staticmethod
+    def forward(xp, x, value):
+        return xp.full_like(x, value)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad * 0,)
+
+
+class Zero(Fill):
+    """Tensor.zero_."""
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.zeros_like(x)
+
+
+# ---- the functions users call -------------------------------------------------------------------------------------
+def add(input, other, *, alpha=1):
+    """input + alpha * other (see torch.add)."""
+    return Add.apply(input, other, alpha=alpha)
+
+
+def sub(input, other, *, alpha=1):
+    """input - alpha * other (see torch.sub)."""
+    return Sub.apply(input, other, alpha=alpha)
+
+
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input (see torch.rsub)."""
+    return Rsub.apply(input, other, alpha=alpha)
+
+
+def mul(input, other):
+    """Elementwise product (see torch.mul)."""
+    return Mul.apply(input, other)
+
+
+def div(input, other):
+    """Elementwise true division (see torch.div)."""
+    return Div.apply(input, other)
+
+
+def reciprocal(input):
+    return Reciprocal.apply(input)
+
+
+def floor_divide(input, other):
+    return FloorDivide.apply(input, other)
+
+
+def remainder(input, other):
+    return Remainder.apply(input, other)
+
+
+def pow(input, exponent):
+    """input ** exponent, for a tensor or number on either side (see torch.pow)."""
+    from ndgrad._tensor import Tensor
+
+    if not isinstance(input, Tensor):
+        return PowScalarBase.apply(input, exponent)
+    if isinstance(exponent, Tensor):
+        return PowTensor.apply(input, exponent)
+    return Pow.apply(input, exponent)
+
+
+def neg(input):
+    return Neg.apply(input)
+
+
+def abs(input):
+    return Abs.apply(input)
+
+
+def sign(input):
+    return Sign.apply(input)
+
+
+def exp(input):
+    return Exp.apply(input)
+
+
+def log(input):
+    return Log.apply(input)
+
+
+def sqrt(input):
+    return Sqrt.apply(input)
+
+
+def sin(input):
+    return Sin.apply(input)
+
+
+def cos(input):
+    return Cos.apply(input)
+
+
+def tanh(input):
+    return Tanh.apply(input)
+
+
+def sigmoid(input):
+    return Sigmoid.apply(input)
+
+
+def relu(input):
+    return Relu.apply(input)
+
+
+def where(condition, input, other):
+    """Elements of input where condition holds, else of other (see torch.where)."""
+    return Where.apply(input, other, condition=getattr(condition, "_data", condition))
+
+
+def logical_and(input, other):
+    return LogicalAnd.apply(input, other)
+
+
+def eq(input, other):
+    return Eq.apply(input, other)
+
+
+def ne(input, other):
+    return Ne.apply(input, other)
+
+
+def lt(input, other):
+    return Lt.apply(input, other)
+
+
+def le(input, other):
+    return Le.apply(input, other)
+
+
+def gt(input, other):
+    return Gt.apply(input, other)
+
+
+def ge(input, other):
+    return Ge.apply(input, other)

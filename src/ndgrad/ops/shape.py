@@ -1,0 +1,430 @@
+"""Shape ops: views (view, transpose, permute, squeeze, expand, basic indexing), copies, and dtype/device moves.
+
+Views share memory with their input, as in PyTorch; their vjps are views or sums of the incoming gradient.
+"""
+
+import numpy as np
+
+from ndgrad._device import array_namespace, device as Device
+from ndgrad._dtype import dtype as DType
+from ndgrad.ops._op import SHAPE, Op
+from ndgrad.ops._broadcast import sum_to
+
+__all__ = [
+    "view", "reshape", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze", "expand", "getitem",
+    "clone", "wrap_dim", "normalize_dims",
+]
+
+
+def wrap_dim(dim, ndim):
+    """A dim in [-ndim, ndim) as a non-negative index, or PyTorch's IndexError."""
+    bound = ndim if ndim else 1  # a 0-d tensor accepts dim 0 and -1
+    if not -bound <= dim < bound:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], but got {dim})"
+        )
+    return dim % bound
+
+
+def normalize_dims(dim, ndim):
+    """An int or a sequence of dims as a sorted tuple of non-negative dims."""
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    wrapped = tuple(wrap_dim(d, ndim) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        repeated = next(d for d in wrapped if wrapped.count(d) > 1)
+        raise RuntimeError(f"dim {repeated} appears multiple times in the list of dims")
+    return tuple(sorted(wrapped)) if ndim else ()
+
+
+# ---- views -----------------------------------------------------------------------------------------------------
+class View(Op):
+    """Tensor.view: the same elements in a new shape, without copying."""
+
+    name, family = "view", SHAPE
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x, shape):
+        return xp.reshape(x, shape, copy=False)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad.reshape(ctx.input_shapes[0]),)
+
+
+class UnsafeView(View):
+    """The reshape that follows a copy (reshape of a non-contiguous tensor); PyTorch names it apart."""
+
+    name = None
+    is_view = False
+
+
+class Alias(Op):
+    """``x[...]``: a new tensor object viewing all of x."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x):
+        return x.view()
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad,)
+
+
+class Transpose(Op):
+    """torch.transpose: swap two dims."""
+
+    name, family = "transpose", SHAPE
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x, dim0, dim1):
+        return xp.swapaxes(x, dim0, dim1)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad.transpose(ctx.dim0, ctx.dim1),)
+
+
+class T(Op):
+    """Tensor.t: transpose of a tensor with at most 2 dims."""
+
+    name, family = "t", SHAPE
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x):
+        return x.T
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad.t(),)
+
+
+class Permute(Op):
+    """torch.permute: reorder dims."""
+
+    name, family = "permute", SHAPE
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x, dims):
+        return xp.transpose(x, dims)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad.permute(*np.argsort(ctx.dims).tolist()),)
+
+
+class Squeeze(Op):
+    """torch.squeeze with no dim: drop every size-1 dim."""
+
+    name, family = "squeeze", SHAPE
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.squeeze(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad.reshape(ctx.input_shapes[0]),)
+
+
+class SqueezeDims(Squeeze):
+    """torch.squeeze with dims: drop those of them that have size 1."""
+
+    node_name = "SqueezeBackward1"
+
+    @staticmethod
+    def forward(xp, x, dims):
+        return xp.squeeze(x, axis=tuple(d for d in dims if x.shape[d] == 1))
+
+
+class Unsqueeze(Op):
+    """torch.unsqueeze: insert a size-1 dim."""
+
+    name, family = "unsqueeze", SHAPE
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x, dim):
+        return xp.expand_dims(x, dim)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad.squeeze(ctx.dim),)
+
+
+class Expand(Op):
+    """Tensor.expand: broadcast to a larger shape without copying."""
+
+    name, family = "expand", SHAPE
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x, shape):
+        return xp.broadcast_to(x, shape)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (sum_to(grad, ctx.input_shapes[0]),)
+
+
+class Select(Op):
+    """``x[i]`` along one dim: drops that dim."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x, dim, index):
+        return x[(slice(None),) * dim + (index,)]
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (_embed(grad, ctx.input_shapes[0], (slice(None),) * ctx.dim + (ctx.index,)),)
+
+
+class Slice(Op):
+    """``x[start:stop:step]`` along one dim."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x, dim, start, stop, step):
+        return x[(slice(None),) * dim + (slice(start, stop, step),)]
+
+    @staticmethod
+    def vjp(ctx, grad):
+        index = (slice(None),) * ctx.dim + (slice(ctx.start, ctx.stop, ctx.step),)
+        return (_embed(grad, ctx.input_shapes[0], index),)
+
+
+class IndexBackward(Op):
+    """The gradient of basic indexing: zeros of the input's shape with ``grad`` written at ``index``.
+
+    Its own gradient is the indexing again, so second derivatives through x[i] work.
+    """
+
+    @staticmethod
+    def forward(xp, grad, shape, index):
+        result = xp.zeros(shape, dtype=grad.dtype)
+        result[index] = grad
+        return result
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (getitem(grad, ctx.index),)
+
+
+def _embed(grad, shape, index):
+    return IndexBackward.apply(grad, shape=shape, index=index)
+
+
+# ---- copies ----------------------------------------------------------------------------------------------------
+class Clone(Op):
+    """torch.clone: a copy with its own memory."""
+
+    name, family = "clone", SHAPE
+
+    @staticmethod
+    def forward(xp, x):
+        return x.copy()
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad,)
+
+
+class ToCopy(Op):
+    """Tensor.to: a copy in another dtype and/or on another device."""
+
+    @staticmethod
+    def forward(xp, x, dtype, device):
+        if device.type == "cpu" and type(x) is not np.ndarray:
+            x = x.get()
+        elif device.type == "cuda":
+            x = array_namespace(device).asarray(x)
+        return x.astype(dtype.numpy)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad.to(ctx.input_dtypes[0]),)
+
+
+# ---- the functions users call ----------------------------------------------------------------------------------
+def _size_args(shape):
+    """Accept both ``view(2, 3)`` and ``view((2, 3))``."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = shape[0]
+    return tuple(int(s) for s in shape)
+
+
+def _infer_shape(shape, numel):
+    shape = _size_args(shape)
+    unknown = [i for i, s in enumerate(shape) if s == -1]
+    if len(unknown) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+    if unknown:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
+    return shape
+
+
+def view(input, shape):
+    """The same data in a new shape; fails if that needs a copy (see torch.Tensor.view)."""
+    shape = _infer_shape(shape, input.numel())
+    try:
+        return View.apply(input, shape=shape)
+    except ValueError:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
+            "two contiguous subspaces). Use .reshape(...) instead."
+        ) from None
+
+
+def reshape(input, shape):
+    """A view when the layout allows, else a copy (see torch.reshape)."""
+    shape = _infer_shape(shape, input.numel())
+    try:
+        return View.apply(input, shape=shape)
+    except ValueError:
+        return UnsafeView.apply(clone(input), shape=shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge dims start_dim..end_dim into one (see torch.flatten)."""
+    if input.ndim == 0:
+        return reshape(input, (1,))
+    start, end = wrap_dim(start_dim, input.ndim), wrap_dim(end_dim, input.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return input
+    shape = input.shape
+    return reshape(input, shape[:start] + (-1,) + shape[end + 1 :])
+
+
+def transpose(input, dim0, dim1):
+    ndim = input.ndim
+    return Transpose.apply(input, dim0=wrap_dim(dim0, ndim), dim1=wrap_dim(dim1, ndim))
+
+
+def t(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return T.apply(input)
+
+
+def permute(input, dims):
+    dims = _size_args(dims)
+    if len(dims) != input.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
+            f"ordering of dimensions i.e. input.dim() = {input.ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    return Permute.apply(input, dims=tuple(normalize_dims(d, input.ndim)[0] for d in dims))
+
+
+def reverse_dims(input):
+    """Tensor.T: all dims in reverse order."""
+    return Permute.apply(input, dims=tuple(range(input.ndim - 1, -1, -1)))
+
+
+def squeeze(input, dim=None):
+    if dim is None:
+        return Squeeze.apply(input)
+    return SqueezeDims.apply(input, dims=normalize_dims(dim, input.ndim))
+
+
+def unsqueeze(input, dim):
+    return Unsqueeze.apply(input, dim=wrap_dim(dim, input.ndim + 1))
+
+
+def expand(input, sizes):
+    """Broadcast to ``sizes`` (-1 keeps a dim) without copying (see torch.Tensor.expand)."""
+    sizes = _size_args(sizes)
+    shape = input.shape
+    if len(sizes) < len(shape):
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            "the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
+        )
+    lead = len(sizes) - len(shape)
+    target = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
+    for i, size in enumerate(shape):
+        if size != 1 and target[lead + i] != size:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({size}) at "
+                f"non-singleton dimension {lead + i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                f"Tensor sizes: [{', '.join(map(str, shape))}]"
+            )
+    return Expand.apply(input, shape=target)
+
+
+def clone(input):
+    return Clone.apply(input)
+
+
+def to_copy(input, dtype, device):
+    return ToCopy.apply(input, dtype=dtype, device=device)
+
+
+def parse_to_args(tensor, args, kwargs):
+    """Tensor.to's overloads: (dtype), (device[, dtype]), (other tensor); returns (dtype, device, copy)."""
+    from ndgrad._tensor import Tensor
+
+    dtype, device = kwargs.get("dtype"), kwargs.get("device")
+    for arg in args:
+        if isinstance(arg, DType):
+            dtype = arg
+        elif isinstance(arg, Tensor):
+            dtype, device = arg.dtype, arg.device
+        elif isinstance(arg, (str, Device)):
+            device = arg
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
+    return dtype or tensor.dtype, Device(device) if device is not None else tensor.device, kwargs.get("copy", False)
+
+
+def getitem(input, index):
+    """Basic indexing (ints, slices, None, Ellipsis) as a chain of view ops, as PyTorch records it."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if index == (Ellipsis,):
+        return Alias.apply(input)
+    consumed = sum(1 for item in index if item is not None and item is not Ellipsis)
+    if consumed > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
+    if any(not isinstance(item, (int, slice, type(None), type(Ellipsis))) for item in index):
+        raise IndexError(
+            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices"
+        )
+    result, dim = input, 0
+    for item in index:
+        if item is Ellipsis:
+            dim += input.ndim - consumed
+            consumed = input.ndim  # a second Ellipsis would add nothing
+        elif item is None:
+            result = Unsqueeze.apply(result, dim=dim)
+            dim += 1
+        elif isinstance(item, int):
+            size = result.shape[dim]
+            if not -size <= item < size:
+                raise IndexError(f"index {item} is out of bounds for dimension {dim} with size {size}")
+            result = Select.apply(result, dim=dim, index=item % size)
+        else:
+            if item.step is not None and item.step <= 0:
+                raise ValueError("step must be greater than zero")
+            start, stop, step = item.indices(result.shape[dim])
+            if item != slice(None) or len(index) == 1:
+                result = Slice.apply(result, dim=dim, start=start, stop=stop, step=step)
+            dim += 1
+    return result
