@@ -88,6 +88,12 @@ def _mean_result():
 
 nan, inf = math.nan, math.inf
 T = torch.tensor
+
+
+def seeded():
+    return torch.Generator().manual_seed(0)
+
+
 CASES = {
     "0d_float": lambda: T(4.5),
     "0d_int_valued": lambda: T(2.0),
@@ -138,9 +144,11 @@ CASES = {
     "2d_summarised": lambda: torch.arange(2000.0).reshape(40, 50),
     "2d_summarised_column": lambda: torch.arange(3000.0, dtype=torch.float64).reshape(3000, 1),
     "2d_summarised_int": lambda: torch.arange(3000).reshape(1000, 3),
-    "2d_float64_fixed_wraps_suffix": lambda: torch.arange(10.0, dtype=torch.float64).reshape(1, 10) * 1.5 + 1e5,
+    "2d_float64_fixed_wraps_suffix": lambda: (
+        torch.arange(10.0, dtype=torch.float64).reshape(1, 10) * 1.5 + 1e5
+    ),
     "3d_float": lambda: torch.arange(24.0).reshape(2, 3, 4),
-    "3d_random": lambda: torch.randn(2, 3, 4, generator=torch.Generator().manual_seed(0)),
+    "3d_random": lambda: torch.randn(2, 3, 4, generator=seeded()),
     "3d_summarised": lambda: torch.arange(5000.0).reshape(10, 10, 50),
     "4d_int": lambda: torch.arange(120).reshape(2, 3, 4, 5)[:, :, :2],
     "5d_float": lambda: torch.arange(32.0).reshape(2, 2, 2, 2, 2) / 3,
@@ -158,7 +166,7 @@ CASES = {
     "grad_fn_summarised": lambda: torch.arange(5000.0).reshape(10, 10, 50).requires_grad_() * 1,
     "complex": lambda: T([[1 + 2j, -3.5 - 0j], [0j, 1e5j]]),
     "complex_0d": lambda: T(-0.0 + 0j),
-    "complex_wraps": lambda: torch.randn(20, dtype=torch.complex64, generator=torch.Generator().manual_seed(1)),
+    "complex_wraps": lambda: torch.randn(20, dtype=torch.complex64, generator=seeded()),
     "complex_summarised": lambda: torch.arange(2000.0) * (1 + 1j),
     "complex128": lambda: T([1.5 - 2j], dtype=torch.complex128),
 }
@@ -232,9 +240,12 @@ class FakeCupyArray:
         return self._values
 
 
-@pytest.mark.parametrize("name", ["1d_float", "2d_wide_rows", "empty_int64", "grad_fn_float64_wraps", "3d_summarised"])
+DEVICE_CASES = ["1d_float", "2d_wide_rows", "empty_int64", "grad_fn_float64_wraps", "3d_summarised"]
+
+
+@pytest.mark.parametrize("name", DEVICE_CASES)
 def test_device_suffix(monkeypatch, name):
-    # A cpu tensor can be made to print its device by telling both libraries the default device is another one.
+    # A cpu tensor prints its device once both libraries are told that the default device is another one.
     monkeypatch.setattr(torch._C, "_get_default_device", lambda: "meta")
     monkeypatch.setattr(_printing, "_DEFAULT_DEVICE_TYPE", "meta")
     t = CASES[name]()
@@ -282,8 +293,11 @@ def test_random_floats_match_torch(values, requires_grad):
 
 @settings(max_examples=50, deadline=None)
 @given(
-    values=hnp.arrays(np.float32, st.sampled_from([(1001,), (40, 30), (3, 20, 20), (2, 2, 300)]),
-                      elements=st.floats(-1e4, 1e4, width=32)),
+    values=hnp.arrays(
+        np.float32,
+        st.sampled_from([(1001,), (40, 30), (3, 20, 20), (2, 2, 300)]),
+        elements=st.floats(-1e4, 1e4, width=32),
+    ),
 )
 def test_random_summarised_match_torch(values):
     check(torch.from_numpy(values))

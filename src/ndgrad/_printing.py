@@ -1,0 +1,179 @@
+"""repr() of tensors, laid out character for character as PyTorch prints them (see torch.set_printoptions)."""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _dtype
+
+__all__ = ["PRINT_OPTS", "set_printoptions", "tensor_repr"]
+
+
+@dataclass
+class _PrintOptions:
+    precision: int = 4
+    threshold: float = 1000
+    edgeitems: int = 3
+    linewidth: int = 80
+    sci_mode: bool | None = None  # None: chosen per tensor from its values
+
+
+PRINT_OPTS = _PrintOptions()
+_DEFAULT_DEVICE_TYPE = "cpu"  # tensors on any other device name it in their repr
+
+_PROFILES = {
+    "default": dict(precision=4, threshold=1000, edgeitems=3, linewidth=80),
+    "short": dict(precision=2, threshold=1000, edgeitems=2, linewidth=80),
+    "full": dict(precision=4, threshold=math.inf, edgeitems=3, linewidth=80),
+}
+
+
+def set_printoptions(
+    precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None
+):
+    """See torch.set_printoptions: a profile sets every option, then the named options override it."""
+    # An unknown profile name is ignored, as in torch.
+    for name, value in _PROFILES.get(profile, {}).items():
+        setattr(PRINT_OPTS, name, value)
+    named = dict(precision=precision, threshold=threshold, edgeitems=edgeitems, linewidth=linewidth)
+    for name, value in named.items():
+        if value is not None:
+            setattr(PRINT_OPTS, name, value)
+    # Unlike the others, sci_mode is always assigned: leaving it out goes back to automatic.
+    PRINT_OPTS.sci_mode = sci_mode
+
+
+class _Formatter:
+    """One notation and one column width for all the values shown, chosen as torch chooses them."""
+
+    def __init__(self, values, is_float):
+        self.is_float, self.int_mode, self.sci_mode = is_float, True, False
+        values = values.ravel()
+        if not is_float:
+            self.width = max([1] + [len(str(v)) for v in values.tolist()])
+            return
+        # Zeros, nan and inf neither choose the notation nor widen the column.
+        shown = values[np.isfinite(values) & (values != 0)]
+        if shown.size:
+            mags = np.abs(shown.astype(np.float64))
+            lo, hi = mags.min(), mags.max()
+            self.int_mode = bool(np.all(shown == np.ceil(shown)))
+            self.sci_mode = hi / lo > 1000 or hi > 1e8 or (not self.int_mode and lo < 1e-4)
+            # A forced sci_mode only applies when there is some value to format.
+            if PRINT_OPTS.sci_mode is not None:
+                self.sci_mode = PRINT_OPTS.sci_mode
+        self.width = max([1] + [len(self._bare(v)) for v in shown.tolist()])
+
+    def _bare(self, v):
+        if not self.is_float:
+            return str(v)
+        if self.sci_mode:
+            return f"{v:.{PRINT_OPTS.precision}e}"
+        if self.int_mode:
+            # Integral floats print as "2." so they still read as floats.
+            return f"{v:.0f}" if math.isinf(v) or math.isnan(v) else f"{v:.0f}."
+        return f"{v:.{PRINT_OPTS.precision}f}"
+
+    def __call__(self, v):
+        return self._bare(v).rjust(self.width)
+
+
+def _edges(a, n):
+    """The first and last n entries along every axis: the values a summarised print shows."""
+    for axis, size in enumerate(a.shape):
+        if size > 2 * n:
+            a = np.take(a, np.r_[0:n, size - n : size], axis=axis)
+    return a
+
+
+def _cell_maker(a, summarize):
+    """A function printing one element, and the width an element takes on a line with its ", "."""
+    view = _edges(a, PRINT_OPTS.edgeitems) if summarize else a
+    if a.dtype.kind != "c":
+        fmt = _Formatter(view, a.dtype.kind == "f")
+        return (lambda v: fmt(v)), fmt.width + 2
+    real, imag = _Formatter(view.real, True), _Formatter(view.imag, True)
+
+    def cell(v):
+        im = (imag(v.imag) + "j").lstrip()
+        return real(v.real) + ("" if im[0] in "+-" else "+") + im
+
+    return cell, real.width + imag.width + 3
+
+
+def _body(a, indent, summarize, cell, cell_width):
+    if a.ndim == 0:
+        return cell(a.item())
+    n = PRINT_OPTS.edgeitems
+    cut = summarize and a.shape[0] > 2 * n
+    rows = [*range(n), None, *range(a.shape[0] - n, a.shape[0])] if cut else range(a.shape[0])
+    if a.ndim == 1:
+        # The "..." of a vector takes one element's place, so lines wrap around it like any element.
+        items = [" ..." if i is None else cell(a[i].item()) for i in rows]
+        per_line = max(1, (PRINT_OPTS.linewidth - indent) // cell_width)
+        lines = [", ".join(items[i : i + per_line]) for i in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    # Sub-blocks of a k-D tensor are separated by k-2 blank lines.
+    blocks = ["..." if i is None else _body(a[i], indent + 1, summarize, cell, cell_width) for i in rows]
+    return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(blocks) + "]"
+
+
+def _numpy_values(tensor):
+    data = tensor._data
+    if type(data).__module__.startswith("cupy"):
+        data = data.get()
+    data = np.asarray(data)
+    # Half precision is widened first, as torch does, so that the values format like float32 ones.
+    return data.astype(np.float32) if data.dtype == np.float16 else data
+
+
+def tensor_repr(tensor):
+    """What torch prints for the same tensor, with "ndgrad." in place of "torch." in dtype names."""
+    prefix = "tensor("
+    indent = len(prefix)
+    a = _numpy_values(tensor)
+    suffixes = []
+    if tensor.device.type != _DEFAULT_DEVICE_TYPE:
+        suffixes.append(f"device='{tensor.device}'")
+    default = _dtype.get_default_dtype().name
+    usual = {default, "complex128" if default == "float64" else "complex64", "int64", "bool"}
+    if a.size == 0:
+        # Only (0,) goes without a size, and with no values to show the dtype is always spelt out.
+        body = "[]"
+        if a.ndim != 1:
+            suffixes.append(f"size={tuple(a.shape)}")
+        if tensor.dtype.name != default:
+            suffixes.append(f"dtype=torch.{tensor.dtype.name}")
+    else:
+        summarize = a.size > PRINT_OPTS.threshold
+        if not PRINT_OPTS.edgeitems:
+            # With no edge items a summary is a bare ellipsis, so torch then always gives the shape.
+            suffixes.append(f"size={tuple(a.shape)}")
+        if tensor.dtype.name not in usual:
+            suffixes.append(f"dtype=torch.{tensor.dtype.name}")
+        if summarize and not PRINT_OPTS.edgeitems and a.ndim:
+            body = "[...]"
+        else:
+            body = _body(a, indent, summarize, *_cell_maker(a, summarize))
+    if tensor.grad_fn is not None:
+        suffixes.append(f"grad_fn=<{tensor.grad_fn.name()}>")
+    elif tensor.requires_grad:
+        suffixes.append("requires_grad=True")
+    # Lines break where torch breaks them, so the layout is made with torch's dtype names, renamed after.
+    return _add_suffixes(prefix + body, suffixes, indent).replace("dtype=torch.", "dtype=ndgrad.") + ")"
+
+
+def _add_suffixes(text, suffixes, indent):
+    """Suffixes follow on the last line while it stays within linewidth, else each starts a new line."""
+    # torch counts the last line as 2 characters longer than it is, so suffixes move down a little early.
+    used = len(text.rsplit("\n", 1)[-1]) + 2
+    out = text
+    for s in suffixes:
+        if used + len(s) + 2 > PRINT_OPTS.linewidth:
+            out += ",\n" + " " * indent + s
+            used = indent + len(s)
+        else:
+            out += ", " + s
+            used += len(s) + 2
+    return out
