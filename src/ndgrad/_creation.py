@@ -1,6 +1,7 @@
 """Tensor creation: tensor(), zeros(), arange(), random tensors, and the legacy typed constructors."""
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -23,7 +24,9 @@ def _xp(device):
 def _make(array, requires_grad=False):
     t = Tensor._wrap(array)
     if requires_grad:
-        t.requires_grad = True  # the setter raises PyTorch's error for integer dtypes
+        if array.dtype.kind not in "fc":  # factories word it with a capital, unlike the setter
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        t.requires_grad = True
     return t
 
 
@@ -35,6 +38,8 @@ def _infer_dtype(data):
         item = stack.pop()
         if isinstance(item, Tensor):
             kinds.add(item.dtype)
+        elif isinstance(item, np.generic):  # a NumPy scalar keeps its own dtype, as in PyTorch
+            kinds.add(from_numpy_dtype(item.dtype))
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
         elif isinstance(item, bool):
@@ -76,6 +81,12 @@ def _unwrap_nested(data):
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of ``data`` (see torch.tensor)."""
+    if isinstance(data, Tensor):
+        warnings.warn(
+            "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+            "sourceTensor.detach().clone().requires_grad_(True), rather than ndgrad.tensor(sourceTensor).",
+            UserWarning, stacklevel=2,
+        )
     if dtype is None and isinstance(data, (list, tuple, bool, numbers.Number)):
         dtype = _infer_dtype(data)
     return _make(_to_array(data, dtype, device), requires_grad)
@@ -134,7 +145,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     """See torch.arange: integer arguments give int64, any float argument the default float dtype."""
     if end is None:
         start, end = 0, start
-    values = [float(v) if isinstance(v, Tensor) else v for v in (start, end, step)]
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if dtype is None:
         dtype = int64 if all(isinstance(v, numbers.Integral) for v in values) else get_default_dtype()
     if values[2] == 0:

@@ -9,10 +9,10 @@ import weakref
 import numpy as np
 
 from ndgrad import ops
-from ndgrad._device import device, device_of_array
+from ndgrad._device import device_of_array
 from ndgrad._dtype import _BY_NUMPY, bool_, float16, float32, float64, int32, int64, legacy_type_name
-from ndgrad.autograd.graph import AccumulateGrad
 from ndgrad.autograd.grad_mode import STATE
+from ndgrad.autograd.graph import AccumulateGrad
 
 __all__ = ["Tensor", "Size"]
 
@@ -24,23 +24,26 @@ _NON_LEAF_GRAD_WARNING = (
 )
 
 
+def _requires_grad_leaf_error(requires_grad):
+    message = "you can only change requires_grad flags of leaf variables."
+    if not requires_grad:
+        message += (
+            " If you want to use a computed variable in a subgraph that doesn't require differentiation use "
+            "var_no_grad = var.detach()."
+        )
+    return message
+
+
 class Size(tuple):
     """A tensor's shape: a tuple that prints as ``ndgrad.Size([2, 3])`` (see torch.Size)."""
+
+    __module__ = "ndgrad"
 
     def __repr__(self):
         return f"ndgrad.Size([{', '.join(map(str, self))}])"
 
     def numel(self):
         return int(np.prod(self, dtype=np.int64))
-
-
-class VersionCounter:
-    """Counts in-place writes to one storage; a tensor and its views share one (see Note [saved versions])."""
-
-    __slots__ = ("value",)
-
-    def __init__(self):
-        self.value = 0
 
 
 _new = object.__new__
@@ -54,6 +57,7 @@ class Tensor:
         "_accumulator_ref", "_hooks", "_retains_grad", "__weakref__",
     )
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
+    __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does
 
     def __new__(cls, *args, device=None):
         """The legacy constructor: ``Tensor([1, 2])`` copies data, ``Tensor(2, 3)`` makes an uninitialised 2x3."""
@@ -65,7 +69,9 @@ class Tensor:
     def _from_parts(cls, data, requires_grad, grad_fn, output_nr, version_counter, base=None):
         t = _new(cls)
         t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = data, requires_grad, grad_fn, None, output_nr
-        t._version_counter = version_counter if version_counter is not None else VersionCounter()
+        # The version counter is a one-element list: [number of in-place writes]. A tensor shares it with its
+        # views and detached aliases (see Note [saved versions]); a list is the cheapest mutable cell.
+        t._version_counter = version_counter if version_counter is not None else [0]
         t._base, t._accumulator_ref, t._hooks, t._retains_grad = base, None, None, False
         return t
 
@@ -81,16 +87,17 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value):
         if self.grad_fn is not None:
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a computed variable "
-                "in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
-            )
+            raise RuntimeError(_requires_grad_leaf_error(value))
         if value and self._data.dtype.kind not in "fc":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
         """Set requires_grad in place and return self (see torch.Tensor.requires_grad_)."""
+        if self.grad_fn is not None and requires_grad:
+            return self  # a non-leaf already requires grad: PyTorch allows asking again
+        if requires_grad and self._data.dtype.kind not in "fc":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")  # sic: not the setter's
         self.requires_grad = requires_grad
         return self
 
@@ -100,7 +107,7 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self._retains_grad:
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
             warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -197,7 +204,7 @@ class Tensor:
 
     @property
     def _version(self):
-        return self._version_counter.value
+        return self._version_counter[0]
 
     # ---- in-place support --------------------------------------------------------------------------------
     def _check_inplace(self):
@@ -225,7 +232,7 @@ class Tensor:
                 "location. Please clone() the tensor before performing the operation."
             )
         self._data[...] = array
-        self._version_counter.value += 1
+        self._version_counter[0] += 1
 
     # ---- metadata ----------------------------------------------------------------------------------------
     @property
@@ -366,7 +373,8 @@ class Tensor:
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+            amount = "no values" if self._data.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
         return bool(self._data)
 
     def __float__(self):
@@ -693,10 +701,10 @@ class _HookHandle:
 
 def _operand(other):
     """The other side of an operator as ops accept it: a Tensor or Python number; None if unsupported."""
+    if isinstance(other, np.generic):  # first: np.float64 is also a float, but must not reach NumPy's promotion
+        return other.item()
     if isinstance(other, (Tensor, int, float, complex)):
         return other
-    if isinstance(other, np.generic):
-        return other.item()
     if isinstance(other, np.ndarray):
         return Tensor._wrap(other)
     return None

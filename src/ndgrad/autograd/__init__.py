@@ -76,11 +76,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _captured(roots, seeds, inputs, retain_graph, create_graph)
     if allow_unused is None:
         allow_unused = materialize_grads
-    for tensor, result in zip(inputs, grads):
+    for index, result in enumerate(grads):
         if result is None and not allow_unused:
             raise RuntimeError(
-                "One of the differentiated Tensors appears to not have been used in the graph. Set allow_unused=True "
-                "if this is the desired behavior."
+                f"The differentiated Tensor at index {index} appears to not have been used in the graph. Set "
+                "allow_unused=True if this is the desired behavior."
             )
     if materialize_grads:
         grads = [zeros_like(t) if g is None else g for t, g in zip(inputs, grads)]

@@ -7,6 +7,7 @@ share into the node's gradient buffer. No recursion, so graph depth is limited b
 
 import heapq
 
+from ndgrad._dtype import from_numpy_dtype
 from ndgrad.autograd.grad_mode import set_grad_enabled
 from ndgrad.autograd.graph import AccumulateGrad, run_hooks
 from ndgrad.ops._broadcast import sum_to
@@ -42,20 +43,20 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                 input_grads = (None,) * len(node._edges)
             else:
                 _run_tensor_hooks(node, grads)
-                if capture is None:
-                    input_grads = _apply(node, grads)
-                else:
+                if capture is not None:
                     for output_nr, slot in capture.get(node, {}).items():
                         captured[slot] = grads[output_nr]
-                    # autograd.grad returns gradients and never accumulates into any .grad
-                    input_grads = () if isinstance(node, AccumulateGrad) else _apply(node, grads)
+                # autograd.grad returns gradients and never accumulates into any .grad
+                input_grads = () if capture is not None and isinstance(node, AccumulateGrad) else node._apply(grads)
+                if len(input_grads) != len(node._edges):
+                    raise _wrong_count(node, input_grads)
             if not retain_graph:
                 node._release()
-            for (next_node, input_nr), grad, meta in zip(node._edges, input_grads, node._input_meta):
+            for (next_node, input_nr), grad in zip(node._edges, input_grads):
                 if next_node is None:
                     continue
                 if grad is not None:
-                    _add_to_buffer(buffers, next_node, input_nr, _conform(grad, meta))
+                    _add_to_buffer(buffers, next_node, input_nr, _conform(grad, next_node._output_meta[input_nr]))
                 count = dependencies[next_node] - 1
                 dependencies[next_node] = count
                 if count == 0:
@@ -79,14 +80,11 @@ def _count_dependencies(root_nodes):
     return dependencies
 
 
-def _apply(node, grads):
-    input_grads = node._apply(grads)
-    if len(input_grads) != len(node._edges):
-        raise RuntimeError(
-            f"function {node.name()} returned an incorrect number of gradients (expected {len(node._edges)}, "
-            f"got {len(input_grads)})"
-        )
-    return input_grads
+def _wrong_count(node, input_grads):
+    return RuntimeError(
+        f"function {node.name()} returned an incorrect number of gradients (expected {len(node._edges)}, "
+        f"got {len(input_grads)})"
+    )
 
 
 def _run_tensor_hooks(node, grads):
@@ -103,12 +101,12 @@ def _run_tensor_hooks(node, grads):
 
 
 def _conform(grad, meta):
-    """Bring a gradient back to its input's shape (undo broadcasting) and dtype."""
+    """Bring a gradient back to the shape (undo broadcasting) and dtype of the tensor it is the gradient of."""
     shape, dtype = meta
     if grad._data.shape != shape:
         grad = sum_to(grad, shape)
-    if grad.dtype is not dtype:
-        grad = grad.to(dtype)
+    if grad._data.dtype != dtype:
+        grad = grad.to(from_numpy_dtype(dtype))
     return grad
 
 

@@ -1,9 +1,12 @@
 """Grad modes: whether ops record the graph. The flag is per thread, as in PyTorch."""
 
 import functools
+import inspect
 import threading
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled"]
+__all__ = [
+    "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
+]
 
 
 class _ModeState(threading.local):
@@ -39,6 +42,9 @@ class _Mode:
         return False
 
     def __call__(self, function):
+        if inspect.isgeneratorfunction(function):
+            return self._wrap_generator(function)
+
         @functools.wraps(function)
         def run_in_mode(*args, **kwargs):
             with self.clone():
@@ -46,18 +52,42 @@ class _Mode:
 
         return run_in_mode
 
+    def _wrap_generator(self, function):
+        """A decorated generator runs each step in the mode, not just the call that creates it (as in PyTorch)."""
+
+        @functools.wraps(function)
+        def generate_in_mode(*args, **kwargs):
+            generator, request = function(*args, **kwargs), None
+            while True:
+                with self.clone():
+                    try:
+                        response = generator.send(request)
+                    except StopIteration as stop:
+                        return stop.value
+                request = yield response
+
+        return generate_in_mode
+
     def clone(self):
         return type(self)()
 
 
-class no_grad(_Mode):
+class _NoParamMode(_Mode):
+    """A mode that takes no arguments, so it also decorates without parentheses: ``@no_grad``."""
+
+    def __new__(cls, function=None):
+        mode = super().__new__(cls)
+        return mode if function is None else mode(function)
+
+
+class no_grad(_NoParamMode):
     """Ops inside record nothing and their results do not require grad (see torch.no_grad)."""
 
     def _enter_values(self):
         return False, STATE.inference
 
 
-class enable_grad(_Mode):
+class enable_grad(_NoParamMode):
     """Turn recording back on inside a no_grad region (see torch.enable_grad)."""
 
     def _enter_values(self):
@@ -89,13 +119,18 @@ class set_grad_enabled(_Mode):
 class inference_mode(_Mode):
     """Like no_grad, for code that will never need gradients (see torch.inference_mode)."""
 
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # used as @inference_mode, without parentheses
+
     def __init__(self, mode=True):
         self.mode = bool(mode)
 
     def _enter_values(self):
         if self.mode:
             return False, True
-        return STATE.grad_enabled, False
+        return True, False  # NOTE: as in PyTorch, inference_mode(False) turns grad mode on
 
     def clone(self):
         return type(self)(self.mode)

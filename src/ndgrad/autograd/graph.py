@@ -6,6 +6,7 @@ inputs. It knows nothing about how the engine walks the graph, nor about any par
 
 import itertools
 
+from ndgrad._dtype import from_numpy_dtype
 from ndgrad.autograd.saved import FREED_MESSAGE, SavedTensor
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "run_hooks"]
@@ -16,8 +17,9 @@ _sequence = itertools.count()
 class Node:
     """Base of every grad_fn. ``next_functions`` is a tuple of (node or None, input_nr), one per input."""
 
-    __slots__ = ("_edges", "_sequence_nr", "_tensor_hooks", "_retained", "__weakref__")
     _num_outputs = 1
+    _tensor_hooks = None  # output_nr -> hooks registered on that (non-leaf) output tensor
+    _retained = None  # output_nr -> weakref of an output tensor that called retain_grad()
 
     def name(self):
         return type(self).__name__
@@ -27,7 +29,7 @@ class Node:
         return self._edges
 
     def __repr__(self):
-        return f"<{self.name()} object at {id(self):#x}>"
+        return f"<{type(self).__name__} object at {id(self):#x}>"
 
     def _release(self):
         """Free what was saved for backward (the engine calls this unless retain_graph)."""
@@ -48,19 +50,17 @@ class OpNode(Node):
     Subclasses are made per op (``MulBackward0``) by ``Op.__init_subclass__``.
     """
 
-    op = None  # the Op class whose vjp this node runs
-
-    def __init__(self, params):
-        self.__dict__ = params
-        self._sequence_nr = next(_sequence)
-        self._tensor_hooks = self._retained = None
+    op = None  # the Op class whose vjp this node runs; Op.apply creates these nodes without calling __init__
 
     @property
     def saved_tensors(self):
         saved = self._saved
         if saved is None:
             raise RuntimeError(FREED_MESSAGE)
-        return tuple(s.unpack(self) if type(s) is SavedTensor else s for s in saved)
+        unpacked = []
+        for item in saved:
+            unpacked.append(item.unpack(self) if type(item) is SavedTensor else item)
+        return unpacked
 
     @property
     def needs_input_grad(self):
@@ -68,11 +68,12 @@ class OpNode(Node):
 
     @property
     def input_shapes(self):
-        return tuple(meta and meta[0] for meta in self._input_meta)
+        """The shape of each input that requires grad (None for the others), read off the input's producer."""
+        return tuple(node and node._output_meta[nr][0] for node, nr in self._edges)
 
     @property
     def input_dtypes(self):
-        return tuple(meta and meta[1] for meta in self._input_meta)
+        return tuple(node and from_numpy_dtype(node._output_meta[nr][1]) for node, nr in self._edges)
 
     @property
     def _num_outputs(self):
@@ -83,24 +84,30 @@ class OpNode(Node):
             self._saved = None
 
     def _apply(self, grads):
-        if None in grads:  # an output nobody used: its gradient is zero
+        if len(grads) > 1 and any(g is None for g in grads):  # an output nobody used: its gradient is zero
             from ndgrad._creation import zeros
 
-            grads = [zeros(s, dtype=d) if g is None else g for g, (s, d) in zip(grads, self._output_meta)]
+            grads = [
+                zeros(s, dtype=from_numpy_dtype(d)) if g is None else g for g, (s, d) in zip(grads, self._output_meta)
+            ]
         return self.op.vjp(self, *grads)
 
 
 class AccumulateGrad(Node):
     """The node behind a leaf that requires grad: adds the arriving gradient into ``variable.grad``."""
 
-    __slots__ = ("variable",)
-    _input_meta = ()
+    def name(self):
+        return "ndgrad::autograd::AccumulateGrad"  # PyTorch reports its C++ name here
 
     def __init__(self, variable):
         self.variable = variable
         self._edges = ()
         self._sequence_nr = float("inf")  # leaves accumulate as soon as they are ready, as in PyTorch
-        self._tensor_hooks = self._retained = None
+
+    @property
+    def _output_meta(self):
+        data = self.variable._data
+        return ((data.shape, data.dtype),)
 
     def _apply(self, grads):
         from ndgrad.autograd.grad_mode import STATE
@@ -109,13 +116,13 @@ class AccumulateGrad(Node):
         variable = self.variable
         if variable._hooks:
             grad = run_hooks(variable._hooks, grad)
-        if variable.grad is None:
+        if variable._grad is None:
             # NOTE: always a copy: the arriving array may be shared with another leaf's gradient or the caller's.
             variable.grad = grad.clone() if STATE.grad_enabled else grad._detached_copy()
         elif STATE.grad_enabled:
-            variable.grad = variable.grad + grad  # create_graph: out of place, so the sum stays differentiable
+            variable.grad = variable._grad + grad  # create_graph: out of place, so the sum stays differentiable
         else:
-            variable.grad._data += grad._data
+            variable._grad._data += grad._data
         return ()
 
 

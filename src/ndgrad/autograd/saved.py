@@ -30,14 +30,14 @@ class SavedTensor:
     def __init__(self, tensor, is_output=False):
         self.is_output = is_output
         self.version_counter = tensor._version_counter
-        self.saved_version = tensor._version_counter.value
+        self.saved_version = tensor._version_counter[0]
         if is_output:
             self.tensor, self.data, self.output_nr = None, tensor._data, tensor._output_nr
         else:
             self.tensor, self.data, self.output_nr = tensor, None, 0
 
     def unpack(self, node):
-        version = self.version_counter.value
+        version = self.version_counter[0]
         if version != self.saved_version:
             raise RuntimeError(self._modified_message(node, version))
         if not self.is_output:

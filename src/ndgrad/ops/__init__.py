@@ -4,12 +4,48 @@ from ndgrad.ops import linalg, pointwise, reduction, shape
 from ndgrad.ops._op import OP_TABLE, Op
 from ndgrad.ops.linalg import bmm, dot, matmul, mm, mv
 from ndgrad.ops.pointwise import (
-    abs, add, cos, div, eq, exp, floor_divide, ge, gt, le, log, logical_and, lt, mul, ne, neg, pow, reciprocal,
-    relu, remainder, rsub, sigmoid, sign, sin, sqrt, sub, tanh, where,
+    abs,
+    add,
+    cos,
+    div,
+    eq,
+    exp,
+    floor_divide,
+    ge,
+    gt,
+    le,
+    log,
+    logical_and,
+    lt,
+    mul,
+    ne,
+    neg,
+    pow,
+    reciprocal,
+    relu,
+    remainder,
+    rsub,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    sub,
+    tanh,
+    where,
 )
 from ndgrad.ops.reduction import max, mean, min, norm, sum
 from ndgrad.ops.shape import (
-    clone, expand, flatten, getitem, permute, reshape, squeeze, t, transpose, unsqueeze, view,
+    clone,
+    expand,
+    flatten,
+    getitem,
+    permute,
+    reshape,
+    squeeze,
+    t,
+    transpose,
+    unsqueeze,
+    view,
 )
 
 __all__ = [

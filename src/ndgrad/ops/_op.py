@@ -9,9 +9,9 @@ import inspect
 import numpy as np
 
 from ndgrad._device import device_of_array
-from ndgrad._dtype import _BY_NUMPY, get_default_dtype, result_type
+from ndgrad._dtype import get_default_dtype, result_type
 from ndgrad.autograd.grad_mode import STATE
-from ndgrad.autograd.graph import OpNode
+from ndgrad.autograd.graph import OpNode, _sequence
 from ndgrad.autograd.saved import SavedTensor
 from ndgrad.ops._broadcast import broadcast_error
 
@@ -24,6 +24,7 @@ REAL, POSITIVE, NONZERO = "real", "positive", "nonzero"
 OP_TABLE = []  # every Op subclass with a name, for listing by tests and docs; nothing dispatches through it
 
 _Tensor = None  # ndgrad._tensor.Tensor, bound on first use (the tensor module imports the ops)
+_new = object.__new__
 
 
 class Op:
@@ -66,31 +67,28 @@ class Op:
     def apply(cls, *inputs, **params):
         """Run the op on Tensors (and Python numbers) and record a backward node if a gradient is needed."""
         Tensor = _Tensor or _bind_tensor()
-        arrays, dtype, needs_grad, mixed = _unwrap(inputs, Tensor)
-        if cls.float_only and dtype._category < 2:
-            dtype, mixed = get_default_dtype(), True
+        arrays, needs_grad, target = _unwrap(inputs, Tensor, cls.float_only)
         xp = np if type(arrays[0]) is np.ndarray else _namespace_checked(arrays)
-        if mixed:
-            target = dtype.numpy
+        if target is not None:
             arrays = [a.astype(target) if hasattr(a, "dtype") and a.dtype != target else a for a in arrays]
         try:
             result = cls.forward(xp, *arrays, **params)
         except ValueError as error:
             raise _translate(error, arrays) from None
 
-        needs_grad = needs_grad and cls.differentiable and STATE.grad_enabled
+        view_of = inputs[0] if cls.is_view else None
+        record = needs_grad and cls.differentiable and STATE.grad_enabled
         if type(result) is not tuple:
-            out = _wrap(result, xp, Tensor, inputs[0] if cls.is_view else None)
-            if needs_grad and out._data.dtype.kind in "fc":
-                node = _record(cls, inputs, params, (out,))
-                out.requires_grad, out.grad_fn = True, node
+            out = _wrap(result, xp, Tensor, view_of)
+            if record and out._data.dtype.kind in "fc":
+                out._requires_grad, out.grad_fn = True, _record(cls, inputs, params, (out,))
             return out
-        outs = tuple(_wrap(r, xp, Tensor, inputs[0] if cls.is_view else None) for r in result)
-        if needs_grad:
+        outs = tuple(_wrap(r, xp, Tensor, view_of) for r in result)
+        if record:
             node = _record(cls, inputs, params, outs)
             for output_nr, out in enumerate(outs):
                 if out._data.dtype.kind in "fc":
-                    out.requires_grad, out.grad_fn, out._output_nr = True, node, output_nr
+                    out._requires_grad, out.grad_fn, out._output_nr = True, node, output_nr
         return outs
 
     @classmethod
@@ -98,17 +96,25 @@ class Op:
         """The in-place form (``add_``): compute out of place, write the values into ``self``, move its grad_fn."""
         self._check_inplace()
         source = self
-        if self.requires_grad and STATE.grad_enabled and cls._saves_first_input:
+        if STATE.grad_enabled and cls._saves_first_input and _any_requires_grad((self, *others)):
             source = self._snapshot()  # the vjp needs the old values, which the write below overwrites
         out = cls.apply(source, *others, **params)
+        if out._data.shape != self._data.shape:
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(out.shape)}"
+            )
         if not _can_cast(out.dtype, self.dtype):
             raise RuntimeError(
                 f"result type {out.dtype.title} can't be cast to the desired output type {self.dtype.title}"
             )
         self._write(out._data)
         if out.grad_fn is not None:
-            self.grad_fn, self.requires_grad, self._output_nr = out.grad_fn, True, out._output_nr
+            self.grad_fn, self._requires_grad, self._output_nr = out.grad_fn, True, out._output_nr
         return self
+
+
+def _any_requires_grad(inputs):
+    return any(getattr(x, "requires_grad", False) for x in inputs)
 
 
 def _bind_tensor():
@@ -119,49 +125,96 @@ def _bind_tensor():
     return Tensor
 
 
-def _unwrap(inputs, Tensor):
-    """Arrays for forward, the result dtype by PyTorch's promotion rules, and whether any input requires grad."""
-    arrays, needs_grad, numpy_dtype, mixed = [], False, None, False
+def _unwrap(inputs, Tensor, float_only):
+    """Arrays for forward, whether any input requires grad, and the NumPy dtype to cast to (None: no cast).
+
+    The common cases (one dtype, Python numbers of no higher category) need no cast and skip the promotion table.
+    """
+    if len(inputs) == 1:  # unary ops: always one Tensor
+        data = inputs[0]._data
+        if float_only and data.dtype.kind not in "fc":
+            return [data], inputs[0]._requires_grad, get_default_dtype().numpy
+        return [data], inputs[0]._requires_grad, None
+    if len(inputs) == 2 and isinstance(inputs[0], Tensor) and isinstance(inputs[1], Tensor):  # binary, one dtype
+        x, y = inputs
+        a, b = x._data, y._data
+        if a.dtype == b.dtype and (not float_only or a.dtype.kind in "fc"):
+            return [a, b], x._requires_grad or y._requires_grad, None
+    arrays, needs_grad, common, numbers = [], False, None, False
     for x in inputs:
         if isinstance(x, Tensor):
             data = x._data
-            needs_grad = needs_grad or x.requires_grad
-            if numpy_dtype is None:
-                numpy_dtype = data.dtype
-            elif data.dtype != numpy_dtype:
-                mixed = True
+            needs_grad = needs_grad or x._requires_grad
+            if common is None:
+                common = data.dtype
+            elif data.dtype != common:
+                common = False
             arrays.append(data)
         else:
-            mixed = True
+            numbers = True
             arrays.append(x)
-    if mixed:
-        return arrays, result_type(inputs), needs_grad, True
-    return arrays, _BY_NUMPY[numpy_dtype], needs_grad, False
+    if common is not False and (not numbers or _numbers_fit(inputs, common.kind)):
+        if not float_only or common.kind in "fc":
+            return arrays, needs_grad, None
+        return arrays, needs_grad, get_default_dtype().numpy
+    dtype = result_type(inputs)
+    if float_only and dtype._category < 2:
+        dtype = get_default_dtype()
+    return arrays, needs_grad, dtype.numpy
+
+
+def _numbers_fit(inputs, kind):
+    """True if every Python number in ``inputs`` leaves a tensor of this dtype kind unpromoted."""
+    for x in inputs:
+        number_type = type(x)
+        if number_type is float:
+            fits = kind in "fc"
+        elif number_type is int:
+            fits = kind != "b"
+        elif number_type is complex:
+            fits = kind == "c"
+        else:
+            continue  # a tensor, or a bool (which never promotes)
+        if not fits:
+            return False
+    return True
 
 
 def _wrap(array, xp, Tensor, view_of):
+    """A new Tensor for a forward result (the fields set one by one: this runs for every op)."""
     if type(array) is not np.ndarray:
         array = xp.asarray(array)
+    t = _new(Tensor)
+    t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = array, False, None, None, 0
+    t._accumulator_ref, t._hooks, t._retains_grad = None, None, False
     if view_of is None:
-        return Tensor._from_parts(array, False, None, 0, None)
-    base = view_of._base if view_of._base is not None else view_of
-    return Tensor._from_parts(array, False, None, 0, view_of._version_counter, base)
+        t._version_counter, t._base = [0], None
+    else:
+        t._version_counter = view_of._version_counter
+        t._base = view_of._base if view_of._base is not None else view_of
+    return t
+
+
+_NO_EDGE = (None, 0)
 
 
 def _record(cls, inputs, params, outs):
-    """Create the backward node: edges to the inputs' nodes, their shapes and dtypes, and what the vjp saves."""
+    """Create the backward node: edges to the inputs' nodes, output shapes and dtypes, what the vjp saves."""
     Tensor = _Tensor
-    node = cls._node_class(params)
-    edges, metas = [], []
+    node = _new(cls._node_class)
+    node.__dict__ = params  # the op's keyword parameters become ctx attributes: ctx.dim, ctx.keepdim
+    node._sequence_nr = next(_sequence)
+    edges = []
     for x in inputs:
-        if isinstance(x, Tensor):
-            metas.append((x._data.shape, x.dtype))
-            edges.append(x._edge() if x.requires_grad else (None, 0))
+        if isinstance(x, Tensor) and x._requires_grad:
+            edges.append((x.grad_fn, x._output_nr) if x.grad_fn is not None else x._edge())
         else:
-            metas.append(None)
-            edges.append((None, 0))
-    node._edges, node._input_meta = tuple(edges), tuple(metas)
-    node._output_meta = tuple((out._data.shape, out.dtype) for out in outs)
+            edges.append(_NO_EDGE)
+    node._edges = tuple(edges)
+    if len(outs) == 1:
+        node._output_meta = ((outs[0]._data.shape, outs[0]._data.dtype),)
+    else:
+        node._output_meta = tuple([(out._data.shape, out._data.dtype) for out in outs])
     saved = []
     for is_output, index in cls._save_plan:
         if is_output:
@@ -171,7 +224,7 @@ def _record(cls, inputs, params, outs):
         else:
             x = inputs[index]
             saved.append(SavedTensor(x) if isinstance(x, Tensor) else x)
-    node._saved = tuple(saved)
+    node._saved = saved
     return node
 
 

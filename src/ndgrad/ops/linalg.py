@@ -87,8 +87,8 @@ def dot(input, other):
     _check(input.ndim == 1 and other.ndim == 1,
            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     _check(input.shape[0] == other.shape[0],
-           "inconsistent tensor size, expected tensor [{}] and src [{}] to have the same number of elements, but got "
-           "{} and {} elements respectively".format(input.shape[0], other.shape[0], input.shape[0], other.shape[0]))
+           f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] to have the "
+           f"same number of elements, but got {input.shape[0]} and {other.shape[0]} elements respectively")
     _check_same_dtype("dot", input, other)
     return Dot.apply(input, other)
 

@@ -391,7 +391,8 @@ class Where(Op):
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_y = ctx.needs_input_grad
-        return (where(ctx.condition, grad, 0.0) if need_x else None), (where(ctx.condition, 0.0, grad) if need_y else None)
+        grad_x = where(ctx.condition, grad, 0.0) if need_x else None
+        return grad_x, (where(ctx.condition, 0.0, grad) if need_y else None)
 
 
 # ---- comparisons: results are bool and never require grad ------------------------------------------------------
@@ -430,6 +431,8 @@ class LogicalAnd(_Comparison):
 # ---- in-place fills (only reached through zero_ and fill_) ---------------------------------------------------------
 class Fill(Op):
     """Tensor.fill_: every element becomes ``value``; the old values get a zero gradient."""
+
+    node_name = "FillBackward2"  # PyTorch's name for fill_ with a number
 
     @staticmethod
     def forward(xp, x, value):

@@ -5,10 +5,11 @@ Views share memory with their input, as in PyTorch; their vjps are views or sums
 
 import numpy as np
 
-from ndgrad._device import array_namespace, device as Device
+from ndgrad._device import array_namespace
+from ndgrad._device import device as Device
 from ndgrad._dtype import dtype as DType
-from ndgrad.ops._op import SHAPE, Op
 from ndgrad.ops._broadcast import sum_to
+from ndgrad.ops._op import SHAPE, Op
 
 __all__ = [
     "view", "reshape", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze", "expand", "getitem",
