@@ -72,9 +72,9 @@ def get_default_dtype():
 
 
 def set_default_dtype(d):
-    """See torch.set_default_dtype; only float32 and float64 are allowed, as in PyTorch."""
-    if d not in (float32, float64):
-        raise TypeError(f"only floating-point types are supported as the default type, got {d}")
+    """See torch.set_default_dtype; only floating-point dtypes are allowed, as in PyTorch."""
+    if d not in (float16, float32, float64):
+        raise TypeError("only floating-point types are supported as the default type")
     _Defaults.float = d
 
 

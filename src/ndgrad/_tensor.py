@@ -63,16 +63,13 @@ class Tensor:
         """The legacy constructor: ``Tensor([1, 2])`` copies data, ``Tensor(2, 3)`` makes an uninitialised 2x3."""
         from ndgrad._creation import legacy_new
 
-        return legacy_new(float32 if cls is Tensor else None, args, device, cls)
+        return legacy_new(None, args, device, cls)  # the default dtype, as set_default_dtype leaves it
 
     @classmethod
     def _from_parts(cls, data, requires_grad, grad_fn, output_nr, version_counter, base=None):
         t = _new(cls)
         t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = data, requires_grad, grad_fn, None, output_nr
-        # The version counter is a one-element list: [number of in-place writes]. A tensor shares it with its
-        # views and detached aliases (see Note [saved versions]); a list is the cheapest mutable cell.
-        t._version_counter = version_counter if version_counter is not None else [0]
-        t._base, t._accumulator_ref, t._hooks, t._retains_grad = base, None, None, False
+        t._version_counter, t._base, t._accumulator_ref, t._hooks, t._retains_grad = version_counter, base, None, None, False
         return t
 
     @staticmethod
@@ -177,7 +174,7 @@ class Tensor:
 
     def detach(self):
         """A tensor sharing this data, cut out of the graph (see torch.Tensor.detach)."""
-        return Tensor._from_parts(self._data, False, None, 0, self._version_counter)
+        return Tensor._from_parts(self._data, False, None, 0, self._shared_counter())
 
     def detach_(self):
         if self._base is not None and self._base._requires_grad:
@@ -204,7 +201,19 @@ class Tensor:
 
     @property
     def _version(self):
-        return self._version_counter[0]
+        counter = self._version_counter
+        return counter[0] if counter is not None else 0
+
+    def _shared_counter(self):
+        """The version counter, made on first need.
+
+        It is a one-element list, [number of in-place writes], shared with every view and detached alias of
+        this storage (see Note [saved versions]). Most tensors are never written in place or viewed, so they
+        never pay for one.
+        """
+        if self._version_counter is None:
+            self._version_counter = [0]
+        return self._version_counter
 
     # ---- in-place support --------------------------------------------------------------------------------
     def _check_inplace(self):
@@ -232,7 +241,7 @@ class Tensor:
                 "location. Please clone() the tensor before performing the operation."
             )
         self._data[...] = array
-        self._version_counter[0] += 1
+        self._shared_counter()[0] += 1
 
     # ---- metadata ----------------------------------------------------------------------------------------
     @property
@@ -718,9 +727,13 @@ def _operand_or_raise(other):
 
 
 def _as_tensor_like(value, like):
+    """A number on the left of an operator, as a tensor of the dtype the pair promotes to (so it stays weak)."""
     from ndgrad._creation import tensor
+    from ndgrad._dtype import result_type
 
-    return value if isinstance(value, Tensor) else tensor(value, device=like.device)
+    if isinstance(value, Tensor):
+        return value
+    return tensor(value, dtype=result_type((like, value)), device=like.device)
 
 
 def _host(array):

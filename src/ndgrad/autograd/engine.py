@@ -42,7 +42,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
             if grads is None:  # nothing flowed here: the inputs get nothing either, but are still released
                 input_grads = (None,) * len(node._edges)
             else:
-                _run_tensor_hooks(node, grads)
+                if node._tensor_hooks is not None or node._retained is not None:
+                    _run_tensor_hooks(node, grads)
                 if capture is not None:
                     for output_nr, slot in capture.get(node, {}).items():
                         captured[slot] = grads[output_nr]
@@ -89,11 +90,11 @@ def _wrong_count(node, input_grads):
 
 def _run_tensor_hooks(node, grads):
     """Hooks registered on non-leaf tensors run on the gradient of that output before the node uses it."""
-    if node._tensor_hooks:
+    if node._tensor_hooks is not None:
         for output_nr, hooks in node._tensor_hooks.items():
             if grads[output_nr] is not None:
                 grads[output_nr] = run_hooks(hooks, grads[output_nr])
-    if node._retained:
+    if node._retained is not None:
         for output_nr, tensor_ref in node._retained.items():
             tensor = tensor_ref()
             if tensor is not None and grads[output_nr] is not None:

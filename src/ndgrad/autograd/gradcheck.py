@@ -24,17 +24,17 @@ def _numerical_jacobian(func, inputs, index, eps):
 
     from ndgrad.autograd.grad_mode import no_grad
 
-    x = inputs[index]
-    flat = x._data.reshape(-1)  # a view: perturbing it perturbs the input in place
+    data = inputs[index]._data  # perturbed in place, one element at a time in row-major order
     columns = []
     with no_grad():
-        for j in range(flat.size):
-            original = flat[j].item()
-            flat[j] = original + eps
+        # NOTE: index the array itself: reshape(-1) of a transposed or strided input is a copy, not a view.
+        for position in np.ndindex(data.shape):
+            original = data[position].item()
+            data[position] = original + eps
             plus = [o._data.astype(np.float64).ravel() for o in _outputs(func, inputs)]
-            flat[j] = original - eps
+            data[position] = original - eps
             minus = [o._data.astype(np.float64).ravel() for o in _outputs(func, inputs)]
-            flat[j] = original
+            data[position] = original
             columns.append(np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]))
     return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
 

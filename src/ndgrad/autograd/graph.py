@@ -64,7 +64,7 @@ class OpNode(Node):
 
     @property
     def needs_input_grad(self):
-        return tuple(node is not None for node, _ in self._edges)
+        return tuple([node is not None for node, _ in self._edges])
 
     @property
     def input_shapes(self):

@@ -29,15 +29,15 @@ class SavedTensor:
 
     def __init__(self, tensor, is_output=False):
         self.is_output = is_output
-        self.version_counter = tensor._version_counter
-        self.saved_version = tensor._version_counter[0]
+        self.saved_version = tensor._version
         if is_output:
             self.tensor, self.data, self.output_nr = None, tensor._data, tensor._output_nr
+            self.version_counter = tensor._shared_counter()
         else:
             self.tensor, self.data, self.output_nr = tensor, None, 0
 
     def unpack(self, node):
-        version = self.version_counter[0]
+        version = self.version_counter[0] if self.is_output else self.tensor._version
         if version != self.saved_version:
             raise RuntimeError(self._modified_message(node, version))
         if not self.is_output:

@@ -188,9 +188,9 @@ def _wrap(array, xp, Tensor, view_of):
     t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = array, False, None, None, 0
     t._accumulator_ref, t._hooks, t._retains_grad = None, None, False
     if view_of is None:
-        t._version_counter, t._base = [0], None
+        t._version_counter, t._base = None, None
     else:
-        t._version_counter = view_of._version_counter
+        t._version_counter = view_of._shared_counter()
         t._base = view_of._base if view_of._base is not None else view_of
     return t
 

@@ -5,6 +5,7 @@ Binary rules return gradients of the broadcast shape: the engine sums each back 
 
 import math
 
+from ndgrad._dtype import bool_, result_type
 from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, UNARY, Op
 
 __all__ = [
@@ -44,10 +45,9 @@ class Sub(Op):
 
 
 class Rsub(Op):
-    """torch.rsub: other - alpha * input; what ``2 - x`` runs."""
+    """torch.rsub with a tensor ``other``: other - alpha * input."""
 
     name, family = "rsub", BINARY
-    node_name = "RsubBackward1"
 
     @staticmethod
     def forward(xp, x, y, alpha=1):
@@ -56,6 +56,13 @@ class Rsub(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (-grad if ctx.alpha == 1 else grad * -ctx.alpha), grad
+
+
+class RsubScalar(Rsub):
+    """torch.rsub with a number ``other``; what ``2 - x`` runs. PyTorch names its node apart."""
+
+    name, family = "rsub", UNARY
+    node_name = "RsubBackward1"
 
 
 class Mul(Op):
@@ -125,9 +132,10 @@ class FloorDivide(Op):
 
 
 class Remainder(Op):
-    """torch.remainder (``%``): the result has the sign of the divisor, like Python's %."""
+    """torch.remainder (``%``) by a tensor: the result has the sign of the divisor, like Python's %."""
 
     name, family, domain = "remainder", BINARY, NONZERO
+    node_name = "RemainderBackward1"
     saves = ("x", "y")
 
     @staticmethod
@@ -139,6 +147,21 @@ class Remainder(Op):
         x, y = ctx.saved_tensors
         # NOTE: x % y = x - y * floor(x / y); floor is piecewise constant, so its quotient is a constant here.
         return grad, -grad * floor_divide(x, y).detach()
+
+
+class RemainderScalar(Op):
+    """torch.remainder by a number (``x % 2``): x minus a piecewise-constant term, so the gradient is grad."""
+
+    name, family, domain = "remainder", UNARY, NONZERO
+    node_name = "RemainderBackward0"
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.remainder(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return grad, None
 
 
 class Pow(Op):
@@ -343,7 +366,22 @@ class Tanh(Op):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * (1 - result * result),)
+        return (TanhBackward.apply(grad, result),)
+
+
+class TanhBackward(Op):
+    """grad * (1 - tanh^2) in one step, as PyTorch's tanh_backward; differentiable for double backward."""
+
+    saves = ("grad", "result")
+
+    @staticmethod
+    def forward(xp, grad, result):
+        return grad * (1 - result * result)
+
+    @staticmethod
+    def vjp(ctx, grad_grad):
+        grad, result = ctx.saved_tensors
+        return grad_grad * (1 - result * result), grad_grad * grad * -2 * result
 
 
 class Sigmoid(Op):
@@ -362,7 +400,22 @@ class Sigmoid(Op):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * result * (1 - result),)
+        return (SigmoidBackward.apply(grad, result),)
+
+
+class SigmoidBackward(Op):
+    """grad * s * (1 - s) in one step, as PyTorch's sigmoid_backward; differentiable for double backward."""
+
+    saves = ("grad", "result")
+
+    @staticmethod
+    def forward(xp, grad, result):
+        return grad * result * (1 - result)
+
+    @staticmethod
+    def vjp(ctx, grad_grad):
+        grad, result = ctx.saved_tensors
+        return grad_grad * result * (1 - result), grad_grad * grad * (1 - 2 * result)
 
 
 class Relu(Op):
@@ -459,12 +512,37 @@ def add(input, other, *, alpha=1):
 
 def sub(input, other, *, alpha=1):
     """input - alpha * other (see torch.sub)."""
+    _check_sub(input, other)
     return Sub.apply(input, other, alpha=alpha)
 
 
 def rsub(input, other, *, alpha=1):
     """other - alpha * input (see torch.rsub)."""
-    return Rsub.apply(input, other, alpha=alpha)
+    from ndgrad._tensor import Tensor
+
+    _check_sub(input, other)
+    return (Rsub if isinstance(other, Tensor) else RsubScalar).apply(input, other, alpha=alpha)
+
+
+def _check_sub(input, other):
+    """PyTorch refuses ``-`` on bool operands (a Python bool counts as one); NumPy would compute it."""
+    bools = sum(x.dtype is bool_ if hasattr(x, "_data") else isinstance(x, bool) for x in (input, other))
+    if bools == 2:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` "
+            "operator instead."
+        )
+    if bools == 1:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, "
+            "use the `~` or `logical_not()` operator instead."
+        )
+
+
+def _refuse_bool(input, other, kernel):
+    """PyTorch has no bool kernel for these ops, where NumPy would silently compute in int8."""
+    if result_type((input, other)) is bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def mul(input, other):
@@ -482,11 +560,15 @@ def reciprocal(input):
 
 
 def floor_divide(input, other):
+    _refuse_bool(input, other, "div_floor_cpu")
     return FloorDivide.apply(input, other)
 
 
 def remainder(input, other):
-    return Remainder.apply(input, other)
+    from ndgrad._tensor import Tensor
+
+    _refuse_bool(input, other, "remainder_cpu")
+    return (Remainder if isinstance(other, Tensor) else RemainderScalar).apply(input, other)
 
 
 def pow(input, exponent):
@@ -494,9 +576,13 @@ def pow(input, exponent):
     from ndgrad._tensor import Tensor
 
     if not isinstance(input, Tensor):
+        _refuse_bool(input, exponent, "pow")
         return PowScalarBase.apply(input, exponent)
     if isinstance(exponent, Tensor):
+        _refuse_bool(input, exponent, "pow")
         return PowTensor.apply(input, exponent)
+    if input.dtype is bool_ and isinstance(exponent, bool):
+        return input.clone() if exponent else input == input  # PyTorch's shortcuts for x ** 1 and x ** 0
     return Pow.apply(input, exponent)
 
 

@@ -81,6 +81,11 @@ class MeanDim(Op):
         return ((_unreduce(grad, ctx) / _count(shape, ctx.dim)).expand(shape),)
 
 
+def _reduced_dims(dim, ndim):
+    """The dims a reduction runs over: an empty tuple means all of them, as in PyTorch."""
+    return normalize_dims(dim, ndim) or tuple(range(ndim))
+
+
 def _count(shape, dims):
     count = 1
     for d in dims:
@@ -127,8 +132,7 @@ class MaxDim(Op):
 
     @staticmethod
     def forward(xp, x, dim, keepdim):
-        indices = xp.argmax(x, axis=dim, keepdims=True)
-        return _gather_reduced(xp, x, indices, dim, keepdim)
+        return _gather_reduced(xp, x, xp.argmax, dim, keepdim)
 
     @staticmethod
     def vjp(ctx, grad, grad_indices):
@@ -136,6 +140,8 @@ class MaxDim(Op):
 
         (indices,) = ctx.saved_tensors
         shape = ctx.input_shapes[0]
+        if not shape:
+            return (grad,)
         if not ctx.keepdim:
             grad, indices = grad.unsqueeze(ctx.dim), indices.unsqueeze(ctx.dim)
         positions = arange(shape[ctx.dim], device=grad.device).reshape(
@@ -152,11 +158,13 @@ class MinDim(MaxDim):
 
     @staticmethod
     def forward(xp, x, dim, keepdim):
-        indices = xp.argmin(x, axis=dim, keepdims=True)
-        return _gather_reduced(xp, x, indices, dim, keepdim)
+        return _gather_reduced(xp, x, xp.argmin, dim, keepdim)
 
 
-def _gather_reduced(xp, x, indices, dim, keepdim):
+def _gather_reduced(xp, x, pick, dim, keepdim):
+    if x.ndim == 0:  # a 0-d tensor is its own extremum along dim 0, at index 0
+        return x.copy(), xp.zeros((), dtype=xp.int64)
+    indices = pick(x, axis=dim, keepdims=True)
     values = xp.take_along_axis(x, indices, axis=dim)
     if not keepdim:
         values, indices = xp.squeeze(values, axis=dim), xp.squeeze(indices, axis=dim)
@@ -204,7 +212,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         input = input.long()  # integers and bools sum in int64, as in PyTorch
     if dim is None:
         return Sum.apply(input)
-    return SumDim.apply(input, dim=normalize_dims(dim, input.ndim), keepdim=keepdim)
+    return SumDim.apply(input, dim=_reduced_dims(dim, input.ndim), keepdim=keepdim)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
@@ -218,7 +226,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         )
     if dim is None:
         return Mean.apply(input)
-    return MeanDim.apply(input, dim=normalize_dims(dim, input.ndim), keepdim=keepdim)
+    return MeanDim.apply(input, dim=_reduced_dims(dim, input.ndim), keepdim=keepdim)
 
 
 def _extremum(whole, along_dim, name, input, dim, keepdim):
@@ -251,7 +259,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         raise NotImplementedError(f"ndgrad.norm supports p=2 and p='fro'; got p={p!r}")
     if dtype is not None:
         input = input.to(dtype)
-    dims = None if dim is None else normalize_dims(dim, input.ndim)
+    dims = None if dim is None else _reduced_dims(dim, input.ndim)
     return LinalgVectorNorm.apply(input, dim=dims, keepdim=keepdim)
 
 

@@ -82,7 +82,7 @@ class Transpose(Op):
 
     @staticmethod
     def forward(xp, x, dim0, dim1):
-        return xp.swapaxes(x, dim0, dim1)
+        return xp.swapaxes(x, dim0, dim1) if x.ndim else x.view()  # a 0-d tensor accepts dims 0 and -1
 
     @staticmethod
     def vjp(ctx, grad):
@@ -134,14 +134,22 @@ class Squeeze(Op):
         return (grad.reshape(ctx.input_shapes[0]),)
 
 
-class SqueezeDims(Squeeze):
-    """torch.squeeze with dims: drop those of them that have size 1."""
+class SqueezeDim(Squeeze):
+    """torch.squeeze with one dim: drop it if it has size 1."""
 
+    name = "squeeze"
     node_name = "SqueezeBackward1"
 
     @staticmethod
     def forward(xp, x, dims):
         return xp.squeeze(x, axis=tuple(d for d in dims if x.shape[d] == 1))
+
+
+class SqueezeDims(SqueezeDim):
+    """torch.squeeze with a tuple of dims: drop those of them that have size 1; PyTorch names its node apart."""
+
+    name = "squeeze"
+    node_name = "SqueezeBackward2"
 
 
 class Unsqueeze(Op):
@@ -341,7 +349,7 @@ def reverse_dims(input):
 def squeeze(input, dim=None):
     if dim is None:
         return Squeeze.apply(input)
-    return SqueezeDims.apply(input, dims=normalize_dims(dim, input.ndim))
+    return (SqueezeDim if isinstance(dim, int) else SqueezeDims).apply(input, dims=normalize_dims(dim, input.ndim))
 
 
 def unsqueeze(input, dim):
