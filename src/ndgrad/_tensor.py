@@ -69,7 +69,8 @@ class Tensor:
     def _from_parts(cls, data, requires_grad, grad_fn, output_nr, version_counter, base=None):
         t = _new(cls)
         t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = data, requires_grad, grad_fn, None, output_nr
-        t._version_counter, t._base, t._accumulator_ref, t._hooks, t._retains_grad = version_counter, base, None, None, False
+        t._version_counter, t._base = version_counter, base
+        t._accumulator_ref, t._hooks, t._retains_grad = None, None, False
         return t
 
     @staticmethod
