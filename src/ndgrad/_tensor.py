@@ -24,6 +24,14 @@ _NON_LEAF_GRAD_WARNING = (
 )
 
 
+# The C++ element type names PyTorch's grad-assignment message uses.
+_CPP_TYPE_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+    "int64": "long int", "float16": "c10::Half", "float32": "float", "float64": "double",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+
+
 def _requires_grad_leaf_error(requires_grad):
     message = "you can only change requires_grad flags of leaf variables."
     if not requires_grad:
@@ -113,11 +121,22 @@ class Tensor:
     def grad(self, value):
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of {type(value).__name__}")
-            if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+                )
             if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[value.dtype.name]}' to a tensor "
+                    f"with grad_dtype '{self.dtype.title}'. The gradient must match the tensor's grad_dtype (defaults "
+                    "to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or "
+                    "None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "
+                    "gradient may break downstream systems that assume they match."
+                )
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+                    f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
+                )
         self._grad = value
 
     @property

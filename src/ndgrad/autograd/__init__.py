@@ -56,7 +56,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         return
     inputs = _as_tuple(inputs)
     if not inputs:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     grads = _captured(roots, seeds, inputs, retain_graph, create_graph)
     with set_grad_enabled(create_graph):
         for tensor, grad in zip(inputs, grads):

@@ -24,7 +24,8 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
     dependencies = _count_dependencies([node for node, _ in roots])
     buffers = {}
     for (node, output_nr), grad in zip(roots, root_grads):
-        _add_to_buffer(buffers, node, output_nr, grad)
+        buffer = buffers.setdefault(node, [None] * node._num_outputs)
+        buffer[output_nr] = grad if buffer[output_nr] is None else buffer[output_nr] + grad
     # The ready queue runs the most recently created node first (leaves first of all), as PyTorch does.
     ready = []
     tie_breaker = 0
@@ -57,7 +58,14 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                 if next_node is None:
                     continue
                 if grad is not None:
-                    _add_to_buffer(buffers, next_node, input_nr, _conform(grad, next_node._output_meta[input_nr]))
+                    shape, dtype = next_node._output_meta[input_nr]
+                    if grad._data.shape != shape or grad._data.dtype != dtype:
+                        grad = _conform(grad, shape, dtype)
+                    buffer = buffers.get(next_node)
+                    if buffer is None:
+                        buffer = buffers[next_node] = [None] * next_node._num_outputs
+                    previous = buffer[input_nr]
+                    buffer[input_nr] = grad if previous is None else previous + grad
                 count = dependencies[next_node] - 1
                 dependencies[next_node] = count
                 if count == 0:
@@ -101,19 +109,10 @@ def _run_tensor_hooks(node, grads):
                 tensor._retain(grads[output_nr])
 
 
-def _conform(grad, meta):
+def _conform(grad, shape, dtype):
     """Bring a gradient back to the shape (undo broadcasting) and dtype of the tensor it is the gradient of."""
-    shape, dtype = meta
     if grad._data.shape != shape:
         grad = sum_to(grad, shape)
     if grad._data.dtype != dtype:
         grad = grad.to(from_numpy_dtype(dtype))
     return grad
-
-
-def _add_to_buffer(buffers, node, output_nr, grad):
-    buffer = buffers.get(node)
-    if buffer is None:
-        buffer = buffers[node] = [None] * node._num_outputs
-    previous = buffer[output_nr]
-    buffer[output_nr] = grad if previous is None else previous + grad

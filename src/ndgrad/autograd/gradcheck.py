@@ -86,6 +86,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     from ndgrad._creation import randn_like
     from ndgrad._tensor import Tensor
     from ndgrad.autograd import grad
+    from ndgrad.autograd.grad_mode import enable_grad
 
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     outputs = _outputs(func, inputs)
@@ -95,10 +96,12 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
     def first_derivatives(*args):
         xs, vs = args[: len(inputs)], args[len(inputs):]
-        outs = [o for o in _outputs(func, xs) if o.requires_grad]
-        wrt = [xs[i] for i in _differentiable(xs)]
-        grads = grad(outs, wrt, vs, create_graph=True, allow_unused=True)
-        return tuple(g for g in grads if g is not None and g.requires_grad) or (differentiable[0].sum() * 0,)
+        # NOTE: gradcheck's finite differences call this under no_grad, and J^T v needs a graph all the same.
+        with enable_grad():
+            outs = [o for o in _outputs(func, xs) if o.requires_grad]
+            wrt = [xs[i] for i in _differentiable(xs)]
+            grads = grad(outs, wrt, vs, create_graph=True, allow_unused=True)
+            return tuple(g for g in grads if g is not None and g.requires_grad) or (differentiable[0].sum() * 0,)
 
     return gradcheck(first_derivatives, tuple(inputs) + tuple(grad_outputs), eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception)

@@ -7,7 +7,7 @@ inputs. It knows nothing about how the engine walks the graph, nor about any par
 import itertools
 
 from ndgrad._dtype import from_numpy_dtype
-from ndgrad.autograd.saved import FREED_MESSAGE, SavedTensor
+from ndgrad.autograd.saved import FREED_MESSAGE, SavedOutput, check_version
 
 __all__ = ["Node", "OpNode", "AccumulateGrad", "run_hooks"]
 
@@ -46,11 +46,22 @@ class Node:
 class OpNode(Node):
     """The node an op records: it is also the ``ctx`` that the op's vjp reads.
 
-    The op's keyword parameters (dim, keepdim, ...) become attributes, so a rule reads ``ctx.dim``.
+    The op's keyword parameters (dim, keepdim, ...) read as attributes, so a rule says ``ctx.dim``.
     Subclasses are made per op (``MulBackward0``) by ``Op.__init_subclass__``.
     """
 
+    # Slots, not a __dict__: a node is made for every recorded op, and slot stores are the cheapest.
+    __slots__ = ("_sequence_nr", "_edges", "_output_meta", "_saved", "_saved_versions", "_params")
     op = None  # the Op class whose vjp this node runs; Op.apply creates these nodes without calling __init__
+
+    def __getattr__(self, name):
+        # Only reached for names that are not slots or class attributes: the op's keyword parameters.
+        try:
+            if name != "_params":
+                return self._params[name]
+        except KeyError:
+            pass
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
     def saved_tensors(self):
@@ -58,8 +69,12 @@ class OpNode(Node):
         if saved is None:
             raise RuntimeError(FREED_MESSAGE)
         unpacked = []
-        for item in saved:
-            unpacked.append(item.unpack(self) if type(item) is SavedTensor else item)
+        for item, version in zip(saved, self._saved_versions):
+            if version is not None:
+                check_version(item, version, self)
+            elif type(item) is SavedOutput:
+                item = item.unpack(self)
+            unpacked.append(item)
         return unpacked
 
     @property

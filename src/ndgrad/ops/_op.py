@@ -12,7 +12,7 @@ from ndgrad._device import device_of_array
 from ndgrad._dtype import get_default_dtype, result_type
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import OpNode, _sequence
-from ndgrad.autograd.saved import SavedTensor
+from ndgrad.autograd.saved import SavedOutput
 from ndgrad.ops._broadcast import broadcast_error
 
 __all__ = ["Op", "OP_TABLE", "UNARY", "BINARY", "REDUCTION", "SHAPE", "MATMUL", "REAL", "POSITIVE", "NONZERO"]
@@ -202,7 +202,7 @@ def _record(cls, inputs, params, outs):
     """Create the backward node: edges to the inputs' nodes, output shapes and dtypes, what the vjp saves."""
     Tensor = _Tensor
     node = _new(cls._node_class)
-    node.__dict__ = params  # the op's keyword parameters become ctx attributes: ctx.dim, ctx.keepdim
+    node._params = params  # the op's keyword parameters, which rules read as ctx.dim, ctx.keepdim, ...
     node._sequence_nr = next(_sequence)
     edges = []
     for x in inputs:
@@ -215,16 +215,18 @@ def _record(cls, inputs, params, outs):
         node._output_meta = ((outs[0]._data.shape, outs[0]._data.dtype),)
     else:
         node._output_meta = tuple([(out._data.shape, out._data.dtype) for out in outs])
-    saved = []
+    saved, versions = [], []  # versions: an input tensor's version when saved; None for outputs and numbers
     for is_output, index in cls._save_plan:
         if is_output:
             out = outs[index]
             out._output_nr = index
-            saved.append(SavedTensor(out, is_output=True))
+            saved.append(SavedOutput(out))
+            versions.append(None)
         else:
             x = inputs[index]
-            saved.append(SavedTensor(x) if isinstance(x, Tensor) else x)
-    node._saved = saved
+            saved.append(x)
+            versions.append(x._version if isinstance(x, Tensor) else None)
+    node._saved, node._saved_versions = saved, tuple(versions)
     return node
 
 
