@@ -1,5 +1,7 @@
 """ndgrad's ops: the families of primitives, and the functions users call (ndgrad.add, ndgrad.sum, ...)."""
 
+import warnings
+
 from ndgrad.ops import linalg, pointwise, reduction, shape
 from ndgrad.ops._op import OP_TABLE, Op
 from ndgrad.ops.linalg import bmm, dot, matmul, mm, mv
@@ -55,3 +57,8 @@ __all__ = [
     "neg", "norm", "permute", "pow", "reciprocal", "relu", "remainder", "reshape", "rsub", "sigmoid", "sign",
     "sin", "sqrt", "squeeze", "sub", "sum", "t", "tanh", "transpose", "unsqueeze", "view", "where",
 ]
+
+# NOTE: PyTorch computes inf and nan silently where NumPy also warns (log(0), 1/0). The filter matches the
+# module a warning is attributed to, so it silences NumPy's floating-point warnings raised by ndgrad's op code
+# and nowhere else in the user's program.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ndgrad\.ops\.")
