@@ -133,6 +133,8 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    if isinstance(fill_value, np.generic):
+        fill_value = fill_value.item()  # a NumPy scalar fills like a Python number here, unlike in tensor()
     dtype = dtype or _infer_dtype(fill_value)
     return _filled(lambda xp, s, d: xp.full(s, fill_value, d), (size,), dtype, device, requires_grad)
 
@@ -204,10 +206,10 @@ def initial_seed():
     return _RandomState.seed
 
 
-def _random(sample, size, dtype, device, requires_grad):
+def _random(sample, size, dtype, device, requires_grad, kernel="check_uniform_bounds"):
     dtype = dtype or get_default_dtype()
-    if not dtype.is_floating_point:
-        raise RuntimeError(f'"check_uniform_bounds" not implemented for \'{dtype.title}\'')
+    if not dtype.is_floating_point:  # ``kernel``: the name in PyTorch's message, uniform or normal
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.title}\'')
     array = sample(_RandomState.generator, _shape(size)).astype(dtype.numpy)
     return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
 
@@ -217,7 +219,7 @@ def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
-    return _random(lambda g, s: g.standard_normal(s), size, dtype, device, requires_grad)
+    return _random(lambda g, s: g.standard_normal(s), size, dtype, device, requires_grad, "normal_kernel_cpu")
 
 
 def normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
@@ -227,7 +229,10 @@ def normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False
     if size is None:
         size = np.broadcast_shapes(np.shape(mean_array), np.shape(std_array))
         dtype = dtype or next((t.dtype for t in (mean, std) if isinstance(t, Tensor)), None)
-    return _random(lambda g, s: g.normal(mean_array, std_array, s), (tuple(size),), dtype, device, requires_grad)
+    return _random(
+        lambda g, s: g.normal(mean_array, std_array, s), (tuple(size),), dtype, device, requires_grad,
+        "normal_kernel_cpu",
+    )
 
 
 def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):

@@ -1,7 +1,7 @@
 """Matrix products: dot, mv, mm, bmm as primitives, and matmul composed from them as PyTorch composes it."""
 
 from ndgrad.ops._op import MATMUL, Op
-from ndgrad.ops.shape import Expand, SqueezeDim, UnsafeView, reshape
+from ndgrad.ops.shape import Expand, SqueezeInplace, UnsafeView, reshape
 
 __all__ = ["dot", "mv", "mm", "bmm", "matmul"]
 
@@ -139,7 +139,7 @@ def matmul(input, other):
     if a == 2 and b == 1:
         return mv(input, other)
     if a == 1 and b == 2:
-        return SqueezeDim.apply(mm(input.unsqueeze(0), other), dims=(0,))
+        return SqueezeInplace.apply(mm(input.unsqueeze(0), other), dims=(0,))
     if a == 2 and b == 2:
         return mm(input, other)
     if a >= 3 and b <= 2:

@@ -188,7 +188,8 @@ class LinalgVectorNorm(Op):
         if not ctx.keepdim:
             shape = _kept_shape(ctx.input_shapes[0], dims)
             grad, result = grad.reshape(shape), result.reshape(shape)
-        return (x * where(result == 0, 0.0, grad / result),)
+        zero = result == 0
+        return (x * where(zero, 0.0, grad / where(zero, 1.0, result)),)  # no 0/0 computed, even where masked
 
 
 # ---- the functions users call ------------------------------------------------------------------------------

@@ -152,6 +152,13 @@ class SqueezeDims(SqueezeDim):
     node_name = "SqueezeBackward2"
 
 
+class SqueezeInplace(SqueezeDim):
+    """The squeeze_ that matmul of a vector and a matrix ends with; PyTorch names its node SqueezeBackward4."""
+
+    name = None
+    node_name = "SqueezeBackward4"
+
+
 class Unsqueeze(Op):
     """torch.unsqueeze: insert a size-1 dim."""
 

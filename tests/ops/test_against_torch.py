@@ -1,0 +1,143 @@
+"""Every op in OP_TABLE against torch, case by case: values (float64 and float32), the grad_fn it records, the
+VJP for a random cotangent, and second derivatives. Reductions also over hypothesis-drawn shapes and dims."""
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import ndgrad
+from ndgrad.ops import OP_TABLE
+from ndgrad.ops._op import REDUCTION
+
+from . import exceptions
+from .samples import MAX_REDUCED_DIMS, draw, first, has_dim, reduction_case, samples_for
+
+
+def cases(test):
+    return [
+        pytest.param(op, case, id=f"{op.__name__}-{i}: {case}", marks=exceptions.marks(op, test))
+        for op in OP_TABLE
+        for i, case in enumerate(samples_for(op))
+    ]
+
+
+def as_torch(tensor):
+    return torch.from_numpy(np.array(tensor.detach().numpy()))
+
+
+def outputs(result):
+    return tuple(result) if isinstance(result, tuple) else (result,)
+
+
+def assert_matches(ours, theirs, tolerance):
+    """Same shape, dtype and values (integer outputs exactly)."""
+    assert type(ours).__name__ == "Tensor", f"expected an ndgrad Tensor, got {type(ours).__name__}"
+    torch.testing.assert_close(as_torch(ours), theirs.detach(), **tolerance)
+
+
+def assert_all_match(ours, theirs, tolerance):
+    assert len(ours) == len(theirs)
+    for index, (a, b) in enumerate(zip(ours, theirs)):
+        assert (a is None) == (b is None), f"gradient {index}: ndgrad gives {a!r}, torch {b!r}"
+        if b is not None:
+            assert_matches(a, b, tolerance)
+
+
+def first_order(lib, case, cotangent):
+    inputs = case.tensors(lib, np.float64)
+    out = first(case.run(lib, inputs))
+    return lib.autograd.grad(out, inputs, lib.from_numpy(cotangent.copy()))
+
+
+def second_order(lib, case, cotangent, weights):
+    """Gradients of <J^T v, w> with respect to the inputs and v; None where nothing depends on them."""
+    inputs = case.tensors(lib, np.float64)
+    out = first(case.run(lib, inputs))
+    v = lib.from_numpy(cotangent.copy()).requires_grad_()
+    grads = lib.autograd.grad(out, inputs, v, create_graph=True)
+    terms = [(g * lib.from_numpy(w.copy())).sum() for g, w in zip(grads, weights) if g.requires_grad]
+    if not terms:
+        return (None,) * (len(inputs) + 1)
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return lib.autograd.grad(total, inputs + (v,), allow_unused=True)
+
+
+def zeros_for_none(grads, like):
+    return [torch.zeros(x.shape, dtype=torch.float64) if g is None else g for g, x in zip(grads, like)]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("op, case", cases("test_values"))
+def test_values(op, case, dtype):
+    ours = case.run(ndgrad, case.tensors(ndgrad, dtype, requires_grad=False))
+    theirs = case.run(torch, case.tensors(torch, dtype, requires_grad=False))
+    assert_all_match(outputs(ours), outputs(theirs), exceptions.tolerance(op, dtype))
+
+
+@pytest.mark.parametrize("op, case", cases("test_grad_fn"))
+def test_grad_fn(op, case):
+    ours = outputs(case.run(ndgrad, case.tensors(ndgrad, np.float64)))
+    theirs = outputs(case.run(torch, case.tensors(torch, np.float64)))
+    assert [o.requires_grad for o in ours] == [t.requires_grad for t in theirs]
+    assert [type(o.grad_fn).__name__ for o in ours] == [type(t.grad_fn).__name__ for t in theirs]
+    assert ours[0].grad_fn.op is op, f"the case ran {ours[0].grad_fn.op.__name__}, not {op.__name__}"
+
+
+@pytest.mark.parametrize("op, case", cases("test_vjp"))
+def test_vjp(op, case):
+    shape = first(case.run(torch, case.tensors(torch, np.float64, requires_grad=False))).shape
+    cotangent = np.random.default_rng(1).standard_normal(shape)
+    assert_all_match(first_order(ndgrad, case, cotangent), first_order(torch, case, cotangent),
+                     exceptions.tolerance(op))
+
+
+@pytest.mark.parametrize("op, case", [p for p in cases("test_second_derivatives") if p.values[1].smooth])
+def test_second_derivatives(op, case):
+    """At a kink only the first derivative has a convention; torch's second derivatives there are artifacts."""
+    rng = np.random.default_rng(2)
+    inputs = case.tensors(torch, np.float64, requires_grad=False)
+    cotangent = rng.standard_normal(first(case.run(torch, inputs)).shape)
+    weights = [rng.standard_normal(x.shape) for x in inputs]
+    like = inputs + (torch.from_numpy(cotangent),)
+    ours = [None if g is None else as_torch(g) for g in second_order(ndgrad, case, cotangent, weights)]
+    theirs = second_order(torch, case, cotangent, weights)
+    assert_all_match(zeros_for_none(ours, like), zeros_for_none(theirs, like), exceptions.tolerance(op))
+
+
+DIM_REDUCTIONS = [op for op in OP_TABLE if op.family == REDUCTION and has_dim(op)]
+
+
+@st.composite
+def reductions(draw_from):
+    """A dim-reduction, an input shape, dims in any order and sign (one int for ops returning indices), keepdim."""
+    op = draw_from(st.sampled_from(DIM_REDUCTIONS))
+    shape = draw_from(hnp.array_shapes(min_dims=0, max_dims=4, min_side=1, max_side=3))
+    ndim = max(len(shape), 1)
+    if len(op.outputs) > 1:
+        dim = draw_from(st.integers(-ndim, ndim - 1))
+    else:
+        most = min(ndim, MAX_REDUCED_DIMS.get(op, ndim))
+        dims = draw_from(st.permutations(range(ndim)))[: draw_from(st.integers(1, most))]
+        dim = tuple(d - ndim if draw_from(st.booleans()) else d for d in dims)
+        dim = dim[0] if len(dim) == 1 and draw_from(st.booleans()) else dim
+    return op, shape, dim, draw_from(st.booleans()), draw_from(st.integers(0, 2**32 - 1))
+
+
+@settings(max_examples=80, deadline=None)
+@given(reductions())
+def test_reductions_over_drawn_dims(drawn):
+    op, shape, dim, keepdim, seed = drawn
+    rng = np.random.default_rng(seed)
+    case = reduction_case(op, draw(rng, shape, op.domain), dim, keepdim)
+    ours = case.run(ndgrad, case.tensors(ndgrad, np.float64))
+    theirs = case.run(torch, case.tensors(torch, np.float64))
+    assert_all_match(outputs(ours), outputs(theirs), exceptions.tolerance(op))
+    assert first(ours).grad_fn.op is op
+    cotangent = rng.standard_normal(first(theirs).shape)
+    assert_all_match(first_order(ndgrad, case, cotangent), first_order(torch, case, cotangent),
+                     exceptions.tolerance(op))
