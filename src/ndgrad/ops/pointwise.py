@@ -149,15 +149,12 @@ class Remainder(Op):
         return grad, -grad * floor_divide(x, y).detach()
 
 
-class RemainderScalar(Op):
+class RemainderScalar(Remainder):
     """torch.remainder by a number (``x % 2``): x minus a piecewise-constant term, so the gradient is grad."""
 
-    name, family, domain = "remainder", UNARY, NONZERO
+    name, family = "remainder", UNARY
     node_name = "RemainderBackward0"
-
-    @staticmethod
-    def forward(xp, x, y):
-        return xp.remainder(x, y)
+    saves = ()
 
     @staticmethod
     def vjp(ctx, grad):
