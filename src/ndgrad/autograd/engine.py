@@ -24,7 +24,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
     dependencies = _count_dependencies([node for node, _ in roots])
     buffers = {}
     for (node, output_nr), grad in zip(roots, root_grads):
-        buffer = buffers.setdefault(node, [None] * node._num_outputs)
+        buffer = buffers.setdefault(node, [None] * len(node._output_meta))
         buffer[output_nr] = grad if buffer[output_nr] is None else buffer[output_nr] + grad
     # The ready queue runs the most recently created node first (leaves first of all), as PyTorch does.
     ready = []
@@ -63,7 +63,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                         grad = _conform(grad, shape, dtype)
                     buffer = buffers.get(next_node)
                     if buffer is None:
-                        buffer = buffers[next_node] = [None] * next_node._num_outputs
+                        buffer = buffers[next_node] = [None] * len(next_node._output_meta)
                     previous = buffer[input_nr]
                     buffer[input_nr] = grad if previous is None else previous + grad
                 count = dependencies[next_node] - 1

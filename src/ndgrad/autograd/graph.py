@@ -17,7 +17,6 @@ _sequence = itertools.count()
 class Node:
     """Base of every grad_fn. ``next_functions`` is a tuple of (node or None, input_nr), one per input."""
 
-    _num_outputs = 1
     _tensor_hooks = None  # output_nr -> hooks registered on that (non-leaf) output tensor
     _retained = None  # output_nr -> weakref of an output tensor that called retain_grad()
 
@@ -46,22 +45,14 @@ class Node:
 class OpNode(Node):
     """The node an op records: it is also the ``ctx`` that the op's vjp reads.
 
-    The op's keyword parameters (dim, keepdim, ...) read as attributes, so a rule says ``ctx.dim``.
+    The op's keyword parameters (dim, keepdim, ...) are attributes, so a rule says ``ctx.dim``.
     Subclasses are made per op (``MulBackward0``) by ``Op.__init_subclass__``.
     """
 
-    # Slots, not a __dict__: a node is made for every recorded op, and slot stores are the cheapest.
-    __slots__ = ("_sequence_nr", "_edges", "_output_meta", "_saved", "_saved_versions", "_params")
+    # The fixed fields are slots, the cheapest to store, as a node is made for every recorded op; the op's
+    # keyword parameters become the instance __dict__ itself, so ``ctx.dim`` is a plain attribute read.
+    __slots__ = ("_sequence_nr", "_edges", "_output_meta", "_saved", "_saved_versions")
     op = None  # the Op class whose vjp this node runs; Op.apply creates these nodes without calling __init__
-
-    def __getattr__(self, name):
-        # Only reached for names that are not slots or class attributes: the op's keyword parameters.
-        try:
-            if name != "_params":
-                return self._params[name]
-        except KeyError:
-            pass
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @property
     def saved_tensors(self):
@@ -89,10 +80,6 @@ class OpNode(Node):
     @property
     def input_dtypes(self):
         return tuple(node and from_numpy_dtype(node._output_meta[nr][1]) for node, nr in self._edges)
-
-    @property
-    def _num_outputs(self):
-        return len(self._output_meta)
 
     def _release(self):
         if self._saved:

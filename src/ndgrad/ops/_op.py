@@ -202,7 +202,7 @@ def _record(cls, inputs, params, outs):
     """Create the backward node: edges to the inputs' nodes, output shapes and dtypes, what the vjp saves."""
     Tensor = _Tensor
     node = _new(cls._node_class)
-    node._params = params  # the op's keyword parameters, which rules read as ctx.dim, ctx.keepdim, ...
+    node.__dict__ = params  # the op's keyword parameters, which rules read as ctx.dim, ctx.keepdim, ...
     node._sequence_nr = next(_sequence)
     edges = []
     for x in inputs:

@@ -1,0 +1,97 @@
+"""Shared test helpers: run one snippet of code with ndgrad and with torch (the oracle) and compare what happens."""
+
+import contextlib
+import io
+import re
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+import torch
+
+import ndgrad
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+_CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\)")
+_IMPORT_TORCH = re.compile(r"^import torch$", re.MULTILINE)
+
+
+def normalise(text):
+    """torch's spelling -> ndgrad's, object addresses and C++ source locations blanked out."""
+    text = text.replace("torch.", "ndgrad.").replace("torch::", "ndgrad::")
+    return _CPP_LOCATION.sub("", _ADDRESS.sub("0x?", text)).rstrip()
+
+
+@dataclass
+class Outcome:
+    """What running a snippet did: printed text, the exception it ended with, the warnings it raised."""
+
+    stdout: str
+    error: tuple | None = None  # (exception type name, message)
+    warnings: list = field(default_factory=list)  # [(category name, message)]
+
+
+def run_snippet(lib, code, namespace=None):
+    """Run ``code`` with ``lib`` bound to the name ``torch``; capture stdout, the final exception and warnings."""
+    code = _IMPORT_TORCH.sub(f"import {lib.__name__} as torch", code)  # the seeds' own ``import torch`` line
+    scope = {"torch": lib, "np": np, **(namespace or {})}
+    buffer = io.StringIO()
+    error = None
+    with contextlib.redirect_stdout(buffer), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(compile(code, "<snippet>", "exec"), scope)
+        except Exception as exc:  # noqa: BLE001 - the exception is the result being compared
+            error = (type(exc).__name__, normalise(str(exc)))
+    # NumPy's DeprecationWarnings about torch's own __array__ are torch's business, not part of the spec.
+    recorded = [
+        (w.category.__name__, normalise(str(w.message)))
+        for w in caught
+        if not issubclass(w.category, DeprecationWarning)
+    ]
+    return Outcome(normalise(buffer.getvalue()), error, recorded)
+
+
+def assert_same(code, namespace=None):
+    """Run ``code`` with torch and with ndgrad; everything observable must match. Returns torch's outcome."""
+    expected = run_snippet(torch, code, namespace)
+    actual = run_snippet(ndgrad, code, namespace)
+    assert actual == expected, f"\n--- code:\n{code}\n--- torch:\n{expected}\n--- ndgrad:\n{actual}"
+    return expected
+
+
+def torch_dtype_name(dtype):
+    return str(dtype).rsplit(".", 1)[-1]
+
+
+@pytest.fixture
+def default_float64():
+    """set_default_dtype(float64) in both libraries for one test, restored afterwards."""
+    torch.set_default_dtype(torch.float64)
+    ndgrad.set_default_dtype(ndgrad.float64)
+    try:
+        yield
+    finally:
+        torch.set_default_dtype(torch.float32)
+        ndgrad.set_default_dtype(ndgrad.float32)
+
+
+@pytest.fixture
+def same():
+    """``same(code)``: run code with torch and ndgrad and assert that stdout, error and warnings all match."""
+    return assert_same
+
+
+@pytest.fixture
+def run():
+    """``run(lib, code)``: the Outcome of running code with lib as ``torch``."""
+    return run_snippet
+
+
+@pytest.fixture(autouse=True)
+def _grad_mode_restored():
+    """A snippet that failed half-way must not leave grad mode off for the tests after it."""
+    yield
+    torch.set_grad_enabled(True)
+    ndgrad.set_grad_enabled(True)
