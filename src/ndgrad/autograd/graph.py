@@ -62,7 +62,9 @@ class OpNode(Node):
         unpacked = []
         for item, version in zip(saved, self._saved_versions):
             if version is not None:
-                check_version(item, version, self)
+                counter = item._version_counter  # inlined Tensor._version: this runs for every saved input
+                if (counter[0] if counter is not None else 0) != version:
+                    check_version(item, version, self)
             elif type(item) is SavedOutput:
                 item = item.unpack(self)
             unpacked.append(item)
