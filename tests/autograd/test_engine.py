@@ -231,12 +231,9 @@ def test_next_functions_and_node_names_match_torch(same, graph):
     assert "AccumulateGrad ndgrad::autograd::AccumulateGrad leaf=0" in expected.stdout
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="torch records no edge for a Python-number operand of its Scalar overloads (rsub, pow): RsubBackward1, "
-    "PowBackward0 and PowBackward2 have one next_function; ndgrad's nodes keep a (None, 0) edge for the number",
+@pytest.mark.parametrize(
+    "graph", ["r = (2 - x).sum()", "r = (x ** 2).sum()", "r = (2 ** x).sum()", "r = (x % 2).sum()", "r = (x * 2).sum()"]
 )
-@pytest.mark.parametrize("graph", ["r = (2 - x).sum()", "r = (x ** 2).sum()", "r = (2 ** x).sum()"])
 def test_next_functions_of_scalar_overloads(same, graph):
     same(WALK + "x = torch.tensor([1., 2., 3.], requires_grad=True)\n" + graph + "\nwalk(r.grad_fn, [x])\n")
 

@@ -59,10 +59,14 @@ class Rsub(Op):
 
 
 class RsubScalar(Rsub):
-    """torch.rsub with a number ``other``; what ``2 - x`` runs. PyTorch names its node apart."""
+    """torch.rsub with a number ``other`` (``2 - x``); the number is a parameter, so the node has one edge."""
 
     name, family = "rsub", UNARY
     node_name = "RsubBackward1"
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (-grad if ctx.alpha == 1 else grad * -ctx.alpha,)
 
 
 class Mul(Op):
@@ -158,14 +162,14 @@ class RemainderScalar(Remainder):
 
     @staticmethod
     def vjp(ctx, grad):
-        return grad, None
+        return (grad,)
 
 
 class Pow(Op):
     """torch.pow with a number exponent (``x ** 2``)."""
 
     name, family, domain = "pow", UNARY, POSITIVE
-    saves = ("x", "exponent")
+    saves = ("x",)
 
     @staticmethod
     def forward(xp, x, exponent):
@@ -173,10 +177,10 @@ class Pow(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        x, exponent = ctx.saved_tensors
-        if exponent == 0:
-            return grad * 0, None
-        return grad * exponent * x ** (exponent - 1), None
+        (x,) = ctx.saved_tensors
+        if ctx.exponent == 0:
+            return (grad * 0,)
+        return (grad * ctx.exponent * x ** (ctx.exponent - 1),)
 
 
 class PowTensor(Op):
@@ -205,18 +209,18 @@ class PowScalarBase(Op):
 
     name, family = "pow", UNARY
     node_name = "PowBackward2"
-    saves = ("base", "result")
+    saves = ("result",)
 
     @staticmethod
-    def forward(xp, base, exponent):
+    def forward(xp, exponent, base):
         return xp.power(base, exponent)
 
     @staticmethod
     def vjp(ctx, grad):
-        base, result = ctx.saved_tensors
-        if base == 0:
-            return None, grad * 0
-        return None, grad * result * math.log(base)
+        (result,) = ctx.saved_tensors
+        if ctx.base == 0:
+            return (grad * 0,)
+        return (grad * result * math.log(ctx.base),)
 
 
 class Neg(Op):
@@ -518,7 +522,16 @@ def rsub(input, other, *, alpha=1):
     from ndgrad._tensor import Tensor
 
     _check_sub(input, other)
-    return (Rsub if isinstance(other, Tensor) else RsubScalar).apply(input, other, alpha=alpha)
+    if isinstance(other, Tensor):
+        return Rsub.apply(input, other, alpha=alpha)
+    return RsubScalar.apply(_promoted_with(input, other), y=other, alpha=alpha)
+
+
+def _promoted_with(tensor, number):
+    """``tensor`` in the dtype that an op with this number computes in, for ops that take the number as a
+    parameter rather than an input (PyTorch gives their nodes no edge for it)."""
+    dtype = result_type((tensor, number))
+    return tensor if dtype is tensor.dtype else tensor.to(dtype)
 
 
 def _check_sub(input, other):
@@ -565,7 +578,9 @@ def remainder(input, other):
     from ndgrad._tensor import Tensor
 
     _refuse_bool(input, other, "remainder_cpu")
-    return (Remainder if isinstance(other, Tensor) else RemainderScalar).apply(input, other)
+    if isinstance(other, Tensor):
+        return Remainder.apply(input, other)
+    return RemainderScalar.apply(_promoted_with(input, other), y=other)
 
 
 def pow(input, exponent):
@@ -574,13 +589,13 @@ def pow(input, exponent):
 
     if not isinstance(input, Tensor):
         _refuse_bool(input, exponent, "pow")
-        return PowScalarBase.apply(input, exponent)
+        return PowScalarBase.apply(_promoted_with(exponent, input), base=input)
     if isinstance(exponent, Tensor):
         _refuse_bool(input, exponent, "pow")
         return PowTensor.apply(input, exponent)
     if input.dtype is bool_ and isinstance(exponent, bool):
         return input.clone() if exponent else input == input  # PyTorch's shortcuts for x ** 1 and x ** 0
-    return Pow.apply(input, exponent)
+    return Pow.apply(_promoted_with(input, exponent), exponent=exponent)
 
 
 def neg(input):
