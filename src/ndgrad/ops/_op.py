@@ -181,18 +181,13 @@ def _numbers_fit(inputs, kind):
 
 
 def _wrap(array, xp, Tensor, view_of):
-    """A new Tensor for a forward result (the fields set one by one: this runs for every op)."""
+    """A new Tensor for a forward result; a view shares its input's version counter and base."""
     if type(array) is not np.ndarray:
-        array = xp.asarray(array)
-    t = _new(Tensor)
-    t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = array, False, None, None, 0
-    t._accumulator_ref, t._hooks, t._retains_grad = None, None, False
+        array = xp.asarray(array)  # NumPy returns scalars, not 0-d arrays, from ops on 0-d arrays
     if view_of is None:
-        t._version_counter, t._base = None, None
-    else:
-        t._version_counter = view_of._shared_counter()
-        t._base = view_of._base if view_of._base is not None else view_of
-    return t
+        return Tensor._from_parts(array, False, None, 0, None)
+    base = view_of._base if view_of._base is not None else view_of
+    return Tensor._from_parts(array, False, None, 0, view_of._shared_counter(), base)
 
 
 _NO_EDGE = (None, 0)
