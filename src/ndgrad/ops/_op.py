@@ -220,7 +220,11 @@ def _record(cls, inputs, params, outs):
         else:
             x = inputs[index]
             saved.append(x)
-            versions.append(x._version if isinstance(x, Tensor) else None)
+            if isinstance(x, Tensor):
+                counter = x._version_counter  # inlined Tensor._version: this runs for every saved input
+                versions.append(counter[0] if counter is not None else 0)
+            else:
+                versions.append(None)
     node._saved, node._saved_versions = saved, tuple(versions)
     return node
 
