@@ -13,6 +13,14 @@ from ndgrad._device import device_of_array
 from ndgrad._dtype import _BY_NUMPY, bool_, float16, float32, float64, int32, int64, legacy_type_name
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import AccumulateGrad
+from ndgrad.ops._op import operand as _operand
+from ndgrad.ops.activation import ActivationMethods
+from ndgrad.ops.arithmetic import ArithmeticMethods
+from ndgrad.ops.comparison import ComparisonMethods
+from ndgrad.ops.linalg import LinalgMethods
+from ndgrad.ops.reduction import ReductionMethods
+from ndgrad.ops.shape import ShapeMethods
+from ndgrad.ops.transcendental import TranscendentalMethods
 
 __all__ = ["Tensor", "Size"]
 
@@ -57,7 +65,10 @@ class Size(tuple):
 _new = object.__new__
 
 
-class Tensor:
+class Tensor(
+    ArithmeticMethods, TranscendentalMethods, ActivationMethods, ComparisonMethods, ReductionMethods, ShapeMethods,
+    LinalgMethods,
+):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
     __slots__ = (
@@ -551,170 +562,7 @@ class Tensor:
         return self.div_(other)
 
     def __getitem__(self, index):
-        return ops.getitem(self, index)
-
-    # ---- methods: one line each, delegating to ndgrad.ops --------------------------------------------------
-    def add(self, other, *, alpha=1):
-        return ops.add(self, other, alpha=alpha)
-
-    def sub(self, other, *, alpha=1):
-        return ops.sub(self, other, alpha=alpha)
-
-    def mul(self, other):
-        return ops.mul(self, other)
-
-    def div(self, other):
-        return ops.div(self, other)
-
-    def pow(self, exponent):
-        return ops.pow(self, exponent)
-
-    def neg(self):
-        return ops.neg(self)
-
-    def abs(self):
-        return ops.abs(self)
-
-    def exp(self):
-        return ops.exp(self)
-
-    def log(self):
-        return ops.log(self)
-
-    def sqrt(self):
-        return ops.sqrt(self)
-
-    def sin(self):
-        return ops.sin(self)
-
-    def cos(self):
-        return ops.cos(self)
-
-    def tanh(self):
-        return ops.tanh(self)
-
-    def sigmoid(self):
-        return ops.sigmoid(self)
-
-    def relu(self):
-        return ops.relu(self)
-
-    def reciprocal(self):
-        return ops.reciprocal(self)
-
-    def sign(self):
-        return ops.sign(self)
-
-    def eq(self, other):
-        return ops.eq(self, other)
-
-    def ne(self, other):
-        return ops.ne(self, other)
-
-    def lt(self, other):
-        return ops.lt(self, other)
-
-    def le(self, other):
-        return ops.le(self, other)
-
-    def gt(self, other):
-        return ops.gt(self, other)
-
-    def ge(self, other):
-        return ops.ge(self, other)
-
-    def sum(self, dim=None, keepdim=False, *, dtype=None):
-        return ops.sum(self, dim, keepdim, dtype=dtype)
-
-    def mean(self, dim=None, keepdim=False, *, dtype=None):
-        return ops.mean(self, dim, keepdim, dtype=dtype)
-
-    def max(self, dim=None, keepdim=False):
-        return ops.max(self, dim, keepdim)
-
-    def min(self, dim=None, keepdim=False):
-        return ops.min(self, dim, keepdim)
-
-    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
-        return ops.norm(self, p, dim, keepdim, dtype=dtype)
-
-    def dot(self, other):
-        return ops.dot(self, other)
-
-    def mv(self, vec):
-        return ops.mv(self, vec)
-
-    def mm(self, mat2):
-        return ops.mm(self, mat2)
-
-    def bmm(self, mat2):
-        return ops.bmm(self, mat2)
-
-    def matmul(self, other):
-        return ops.matmul(self, other)
-
-    def reshape(self, *shape):
-        return ops.reshape(self, shape)
-
-    def view(self, *shape):
-        return ops.view(self, shape)
-
-    def flatten(self, start_dim=0, end_dim=-1):
-        return ops.flatten(self, start_dim, end_dim)
-
-    def transpose(self, dim0, dim1):
-        return ops.transpose(self, dim0, dim1)
-
-    def permute(self, *dims):
-        return ops.permute(self, dims)
-
-    def t(self):
-        return ops.t(self)
-
-    @property
-    def T(self):
-        return ops.shape.reverse_dims(self)
-
-    @property
-    def mT(self):
-        return ops.transpose(self, -2, -1)
-
-    def squeeze(self, dim=None):
-        return ops.squeeze(self, dim)
-
-    def unsqueeze(self, dim):
-        return ops.unsqueeze(self, dim)
-
-    def expand(self, *sizes):
-        return ops.expand(self, sizes)
-
-    def expand_as(self, other):
-        return ops.expand(self, other.shape)
-
-    def view_as(self, other):
-        return ops.view(self, other.shape)
-
-    def reshape_as(self, other):
-        return ops.reshape(self, other.shape)
-
-    # ---- in-place methods ------------------------------------------------------------------------------------
-    def add_(self, other, *, alpha=1):
-        return ops.pointwise.Add.apply_(self, _operand_or_raise(other), alpha=alpha)
-
-    def sub_(self, other, *, alpha=1):
-        return ops.pointwise.Sub.apply_(self, _operand_or_raise(other), alpha=alpha)
-
-    def mul_(self, other):
-        return ops.pointwise.Mul.apply_(self, _operand_or_raise(other))
-
-    def div_(self, other):
-        return ops.pointwise.Div.apply_(self, _operand_or_raise(other))
-
-    def zero_(self):
-        return ops.pointwise.Zero.apply_(self)
-
-    def fill_(self, value):
-        return ops.pointwise.Fill.apply_(self, value=_operand_or_raise(value))
+        return ops.shape.getitem(self, index)
 
 
 class _HookHandle:
@@ -726,24 +574,6 @@ class _HookHandle:
     def remove(self):
         if self._hook in self._hooks:
             self._hooks.remove(self._hook)
-
-
-def _operand(other):
-    """The other side of an operator as ops accept it: a Tensor or Python number; None if unsupported."""
-    if isinstance(other, np.generic):  # first: np.float64 is also a float, but must not reach NumPy's promotion
-        return other.item()
-    if isinstance(other, (Tensor, int, float, complex)):
-        return other
-    if isinstance(other, np.ndarray):
-        return Tensor._wrap(other)
-    return None
-
-
-def _operand_or_raise(other):
-    operand = _operand(other)
-    if operand is None:
-        raise TypeError(f"expected Tensor or number, but got {type(other).__name__}")
-    return operand
 
 
 def _as_tensor_like(value, like):

@@ -1,18 +1,17 @@
 """Sample cases for every op in OP_TABLE: inputs drawn inside the op's domain, and one call that reads the same on
-ndgrad and on torch. The families give most ops their samples; BUILDERS holds the few that need their own."""
+ndgrad and on torch. The families give most ops their samples; tests/ops/builders/ holds the ops that need their own."""
 
 import inspect
 import zlib
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 
-from ndgrad.ops import linalg, pointwise, reduction, shape
+from ndgrad.ops import reduction
 from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, REAL, REDUCTION, SHAPE, UNARY
 
 __all__ = [
-    "Case", "Input", "draw", "samples_for", "binary_case", "reduction_case", "first", "has_dim", "BUILDERS",
+    "Case", "Input", "draw", "samples_for", "binary_case", "reduction_case", "first", "has_dim",
     "MAX_REDUCED_DIMS",
 ]
 
@@ -239,123 +238,6 @@ def kinks(op, rng, arrays, call=None):
 C, T, S = "contiguous", "transposed", "strided"
 TIES = [([1.0, 3.0, 3.0, -2.0],), ([[2.0, 2.0], [2.0, 1.0]],)]
 
-# The per-op knowledge: ops whose overload needs its own arguments, or that have kinks worth checking.
-BUILDERS = {
-    pointwise.Add: lambda op, rng: binary_cases(op, rng) + binary_cases(op, rng, alpha=2.5)[:1],
-    pointwise.Sub: lambda op, rng: binary_cases(op, rng) + binary_cases(op, rng, alpha=2.5)[:1],
-    pointwise.Rsub: lambda op, rng: binary_cases(op, rng, scalar_other=False) + [
-        Case(op, (draw(rng, (3, 4)), draw(rng, (4,))), function("rsub", alpha=2.5))],
-    pointwise.RsubScalar: lambda op, rng: unary_cases(op, rng, expression("2.5 - $", lambda x: 2.5 - x))[:3]
-    + unary_cases(op, rng, function("rsub", 2.0, alpha=3))[3:],
-    pointwise.Remainder: partial(binary_cases, scalar_other=False),
-    pointwise.RemainderScalar: lambda op, rng: unary_cases(op, rng, expression("$ % 1.5", lambda x: x % 1.5))[:3]
-    + unary_cases(op, rng, function("remainder", -0.75))[3:],
-    pointwise.PowTensor: partial(binary_cases, scalar_other=False),
-    pointwise.Pow: lambda op, rng: [
-        Case(op, (draw(rng, s, op.domain, layout),), call) for s, layout, call in [
-            ((3, 4), C, expression("$ ** 2", lambda x: x**2)),
-            ((), C, expression("$ ** 2.5", lambda x: x**2.5)),
-            ((5,), C, function("pow", -1.5)),
-            ((2, 3, 2), S, function("pow", 0.5)),
-            ((3, 4), T, expression("$ ** 3", lambda x: x**3)),
-            ((3, 4), C, function("pow", 0)),
-            ((5,), C, function("pow", 1.0)),
-        ]
-    ],
-    pointwise.PowScalarBase: lambda op, rng: [
-        Case(op, (draw(rng, s, op.domain, layout),), call) for s, layout, call in [
-            ((3, 4), C, expression("2.0 ** $", lambda x: 2.0**x)),
-            ((), C, expression("3 ** $", lambda x: 3**x)),
-            ((2, 3, 2), S, Call("pow(0.5, $)", lambda lib, x: lib.pow(0.5, x))),
-            ((3, 4), T, expression("1.5 ** $", lambda x: 1.5**x)),
-        ]
-    ],
-    pointwise.Abs: lambda op, rng: unary_cases(op, rng) + kinks(op, rng, [([-1.0, 0.0, 2.0],)]),
-    pointwise.Relu: lambda op, rng: unary_cases(op, rng) + kinks(op, rng, [([-1.0, 0.0, 2.0],)]),
-    pointwise.Sign: lambda op, rng: unary_cases(op, rng) + kinks(op, rng, [([-1.0, 0.0, 2.0],)]),
-    reduction.Max: lambda op, rng: unary_cases(op, rng) + kinks(op, rng, TIES),
-    reduction.Min: lambda op, rng: unary_cases(op, rng) + kinks(op, rng, [([-1.0, 3.0, -1.0],)]),
-    reduction.LinalgVectorNorm: lambda op, rng: reduction_cases(op, rng) + unary_cases(op, rng) + kinks(
-        op, rng, [(np.zeros((2, 3)),)], function("norm", dim=1)),
-    shape.View: lambda op, rng: shape_cases(op, rng, [
-        ((3, 4), C, method("view", 12)),
-        ((3, 4), C, method("view", 2, -1, 3)),
-        ((3, 4), C, method("view", (4, 3))),
-        ((), C, method("view", 1)),
-        ((1,), C, method("view", ())),
-        ((2, 3, 4), S, method("view", 6, 4)),
-        ((3, 4), T, method("view", 3, 2, 1, 2)),
-    ]),
-    shape.Transpose: lambda op, rng: shape_cases(op, rng, [
-        ((3, 4), C, function("transpose", 0, 1)),
-        ((2, 3, 4), C, function("transpose", -1, 0)),
-        ((2, 3, 4), C, function("transpose", 1, 1)),
-        ((5,), C, function("transpose", 0, -1)),
-        ((), C, function("transpose", 0, -1)),
-        ((3, 4), T, function("transpose", 1, 0)),
-        ((2, 3, 2), S, function("transpose", 0, 2)),
-    ]),
-    shape.T: lambda op, rng: shape_cases(op, rng, [
-        ((3, 4), C, function("t")), ((5,), C, function("t")), ((), C, function("t")), ((3, 4), T, function("t")),
-        ((3, 4), S, method("t")),
-    ]),
-    shape.Permute: lambda op, rng: shape_cases(op, rng, [
-        ((2, 3, 4), C, function("permute", (2, 0, 1))),
-        ((2, 3, 4), C, function("permute", (-1, 0, 1))),
-        ((), C, function("permute", ())),
-        ((3, 4), T, function("permute", (1, 0))),
-        ((2, 3, 2), S, method("permute", 1, 2, 0)),
-    ]),
-    shape.Squeeze: lambda op, rng: shape_cases(op, rng, [
-        ((1, 3, 1, 4), C, function("squeeze")),
-        ((), C, function("squeeze")),
-        ((1,), C, function("squeeze")),
-        ((3, 4), C, function("squeeze")),
-        ((1, 3, 2), S, method("squeeze")),
-    ]),
-    shape.SqueezeDim: lambda op, rng: shape_cases(op, rng, [
-        ((1, 3, 1, 4), C, function("squeeze", 2)),
-        ((1, 3, 1, 4), C, function("squeeze", -4)),
-        ((3, 4), C, function("squeeze", 0)),
-        ((), C, function("squeeze", 0)),
-        ((3, 1, 2), S, method("squeeze", 1)),
-    ]),
-    shape.SqueezeDims: lambda op, rng: shape_cases(op, rng, [
-        ((1, 3, 1, 4), C, function("squeeze", (0, 2))),
-        ((1, 3, 1, 4), C, function("squeeze", (-2, 1))),
-        ((3, 4), C, function("squeeze", (0,))),
-        ((), C, function("squeeze", ())),
-        ((1, 3, 2), S, function("squeeze", (0, -1))),
-    ]),
-    shape.Unsqueeze: lambda op, rng: shape_cases(op, rng, [
-        ((3, 4), C, function("unsqueeze", 0)),
-        ((3, 4), C, function("unsqueeze", -1)),
-        ((), C, function("unsqueeze", 0)),
-        ((3, 4), T, function("unsqueeze", 1)),
-        ((2, 3, 2), S, method("unsqueeze", -2)),
-    ]),
-    shape.Expand: lambda op, rng: shape_cases(op, rng, [
-        ((3, 1), C, method("expand", 3, 4)),
-        ((4,), C, method("expand", 2, 3, 4)),
-        ((), C, method("expand", 3)),
-        ((3, 1), C, method("expand", (-1, 4))),
-        ((4, 1), T, method("expand", 2, -1, 3)),
-        ((1, 3, 2), S, method("expand", 2, -1, -1, 2)),
-    ]),
-    linalg.Dot: partial(matmul_cases, pairs=[
-        (((3,), C), ((3,), C)), (((1,), C), ((1,), C)), (((4,), S), ((4,), C)),
-    ]),
-    linalg.Mv: partial(matmul_cases, pairs=[
-        (((3, 4), C), ((4,), C)), (((1, 1), C), ((1,), C)), (((3, 4), T), ((4,), S)),
-    ]),
-    linalg.Mm: partial(matmul_cases, pairs=[
-        (((3, 4), C), ((4, 2), C)), (((1, 1), C), ((1, 1), C)), (((3, 4), T), ((4, 2), S)),
-        (((2, 3), S), ((3, 2), T)),
-    ]),
-    linalg.Bmm: partial(matmul_cases, pairs=[
-        (((2, 3, 4), C), ((2, 4, 2), C)), (((1, 1, 1), C), ((1, 1, 1), C)), (((2, 3, 4), S), ((2, 4, 2), T)),
-    ]),
-}
 
 # Families whose ops need nothing of their own: the call is lib.<name>(inputs).
 FAMILY_BUILDERS = {UNARY: unary_cases, BINARY: binary_cases, REDUCTION: reduction_cases, SHAPE: unary_cases}
@@ -363,6 +245,8 @@ FAMILY_BUILDERS = {UNARY: unary_cases, BINARY: binary_cases, REDUCTION: reductio
 
 def builder_for(op):
     """The sampler for an op: its own entry, else its family's (SHAPE only for ops with no parameters)."""
+    from .builders import BUILDERS  # the per-op entries import this module's helpers
+
     if op in BUILDERS:
         return BUILDERS[op]
     if op.family == SHAPE and len(inspect.signature(op.forward).parameters) > 2:

@@ -7,7 +7,8 @@ from ndgrad.ops import OP_TABLE, Op
 from ndgrad.ops._op import BINARY, MATMUL, NONZERO, POSITIVE, REAL, REDUCTION, SHAPE, UNARY
 
 from . import exceptions
-from .samples import BUILDERS, samples_for
+from .builders import BUILDERS
+from .samples import samples_for
 
 ids = [op.__name__ for op in OP_TABLE]
 
@@ -25,7 +26,7 @@ def test_table_is_not_empty():
 @pytest.mark.parametrize("op", OP_TABLE, ids=ids)
 def test_op_has_samples(op):
     cases = samples_for(op)
-    assert cases, f"{op.__name__} has no samples: give it an entry in BUILDERS in tests/ops/samples.py"
+    assert cases, f"{op.__name__} has no samples: give it an entry in BUILDERS in tests/ops/builders/"
     assert all(case.op is op for case in cases)
 
 

@@ -1,62 +1,20 @@
-"""ndgrad's ops: the families of primitives, and the functions users call (ndgrad.add, ndgrad.sum, ...)."""
+"""ndgrad's ops: one module per family, each holding its ops (forward + vjp), the functions users call, and the
+Tensor methods for them. This package re-exports every family's public functions (its ``__all__``)."""
 
 import warnings
 
-from ndgrad.ops import linalg, pointwise, reduction, shape
+from ndgrad.ops import activation, arithmetic, comparison, linalg, reduction, shape, transcendental
 from ndgrad.ops._op import OP_TABLE, Op
-from ndgrad.ops.linalg import bmm, dot, matmul, mm, mv
-from ndgrad.ops.pointwise import (
-    abs,
-    add,
-    cos,
-    div,
-    eq,
-    exp,
-    floor_divide,
-    ge,
-    gt,
-    le,
-    log,
-    logical_and,
-    lt,
-    mul,
-    ne,
-    neg,
-    pow,
-    reciprocal,
-    relu,
-    remainder,
-    rsub,
-    sigmoid,
-    sign,
-    sin,
-    sqrt,
-    sub,
-    tanh,
-    where,
-)
-from ndgrad.ops.reduction import max, mean, min, norm, sum
-from ndgrad.ops.shape import (
-    clone,
-    expand,
-    flatten,
-    getitem,
-    permute,
-    reshape,
-    squeeze,
-    t,
-    transpose,
-    unsqueeze,
-    view,
-)
+from ndgrad.ops.activation import *  # noqa: F403
+from ndgrad.ops.arithmetic import *  # noqa: F403
+from ndgrad.ops.comparison import *  # noqa: F403
+from ndgrad.ops.linalg import *  # noqa: F403
+from ndgrad.ops.reduction import *  # noqa: F403
+from ndgrad.ops.shape import *  # noqa: F403
+from ndgrad.ops.transcendental import *  # noqa: F403
 
-__all__ = [
-    "OP_TABLE", "Op", "linalg", "pointwise", "reduction", "shape",
-    "abs", "add", "bmm", "clone", "cos", "div", "dot", "eq", "exp", "expand", "flatten", "floor_divide", "ge",
-    "getitem", "gt", "le", "log", "logical_and", "lt", "matmul", "max", "mean", "min", "mm", "mul", "mv", "ne",
-    "neg", "norm", "permute", "pow", "reciprocal", "relu", "remainder", "reshape", "rsub", "sigmoid", "sign",
-    "sin", "sqrt", "squeeze", "sub", "sum", "t", "tanh", "transpose", "unsqueeze", "view", "where",
-]
+FAMILIES = (arithmetic, transcendental, activation, comparison, reduction, shape, linalg)
+__all__ = [name for family in FAMILIES for name in family.__all__]
 
 # NOTE: PyTorch computes inf and nan silently where NumPy also warns (log(0), 1/0). The filter matches the
 # module a warning is attributed to, so it silences NumPy's floating-point warnings raised by ndgrad's op code

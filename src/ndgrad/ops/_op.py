@@ -117,6 +117,26 @@ def _any_requires_grad(inputs):
     return any(getattr(x, "requires_grad", False) for x in inputs)
 
 
+def operand(other):
+    """The other side of an operator as ops accept it: a Tensor or a Python number; None if unsupported."""
+    Tensor = _Tensor or _bind_tensor()
+    if isinstance(other, np.generic):  # first: np.float64 is also a float, but must not reach NumPy's promotion
+        return other.item()
+    if isinstance(other, (Tensor, int, float, complex)):
+        return other
+    if isinstance(other, np.ndarray):
+        return Tensor._wrap(other)
+    return None
+
+
+def operand_or_raise(other):
+    """``operand`` for methods such as ``add_``, where an unsupported type is an error rather than NotImplemented."""
+    result = operand(other)
+    if result is None:
+        raise TypeError(f"expected Tensor or number, but got {type(other).__name__}")
+    return result
+
+
 def _bind_tensor():
     global _Tensor
     from ndgrad._tensor import Tensor

@@ -184,3 +184,20 @@ def _prod(shape):
     for size in shape:
         result *= size
     return result
+
+
+class LinalgMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
+
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def dot(self, other):
+        return dot(self, other)
+    def mv(self, vec):
+        return mv(self, vec)
+    def mm(self, mat2):
+        return mm(self, mat2)
+    def bmm(self, mat2):
+        return bmm(self, mat2)
+    def matmul(self, other):
+        return matmul(self, other)

@@ -3,7 +3,7 @@
 from collections import namedtuple
 
 from ndgrad.ops._op import REDUCTION, Op
-from ndgrad.ops.pointwise import where
+from ndgrad.ops.arithmetic import where
 from ndgrad.ops.shape import normalize_dims, wrap_dim
 
 __all__ = ["sum", "mean", "max", "min", "norm"]
@@ -264,3 +264,18 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return LinalgVectorNorm.apply(input, dim=dims, keepdim=keepdim)
 
 
+class ReductionMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
+
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def sum(self, dim=None, keepdim=False, *, dtype=None):
+        return sum(self, dim, keepdim, dtype=dtype)
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        return mean(self, dim, keepdim, dtype=dtype)
+    def max(self, dim=None, keepdim=False):
+        return max(self, dim, keepdim)
+    def min(self, dim=None, keepdim=False):
+        return min(self, dim, keepdim)
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return norm(self, p, dim, keepdim, dtype=dtype)

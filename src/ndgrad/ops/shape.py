@@ -12,8 +12,7 @@ from ndgrad.ops._broadcast import sum_to
 from ndgrad.ops._op import SHAPE, Op
 
 __all__ = [
-    "view", "reshape", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze", "expand", "getitem",
-    "clone", "wrap_dim", "normalize_dims",
+    "view", "reshape", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze", "expand", "clone",
 ]
 
 
@@ -444,3 +443,40 @@ def getitem(input, index):
                 result = Slice.apply(result, dim=dim, start=start, stop=stop, step=step)
             dim += 1
     return result
+
+
+class ShapeMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
+
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def reshape(self, *shape):
+        return reshape(self, shape)
+    def view(self, *shape):
+        return view(self, shape)
+    def flatten(self, start_dim=0, end_dim=-1):
+        return flatten(self, start_dim, end_dim)
+    def transpose(self, dim0, dim1):
+        return transpose(self, dim0, dim1)
+    def permute(self, *dims):
+        return permute(self, dims)
+    def t(self):
+        return t(self)
+    @property
+    def T(self):
+        return reverse_dims(self)
+    @property
+    def mT(self):
+        return transpose(self, -2, -1)
+    def squeeze(self, dim=None):
+        return squeeze(self, dim)
+    def unsqueeze(self, dim):
+        return unsqueeze(self, dim)
+    def expand(self, *sizes):
+        return expand(self, sizes)
+    def expand_as(self, other):
+        return expand(self, other.shape)
+    def view_as(self, other):
+        return view(self, other.shape)
+    def reshape_as(self, other):
+        return reshape(self, other.shape)

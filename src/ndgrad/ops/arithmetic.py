@@ -1,21 +1,22 @@
-"""Elementwise primitives. Forward works on raw arrays; vjp uses ndgrad ops, so gradients are differentiable.
+"""Arithmetic primitives: + - * / // % ** and their relatives, abs, sign, where, and the in-place fills.
 
-Binary rules return gradients of the broadcast shape: the engine sums each back to its input's shape.
+Forward works on raw arrays; vjp uses ndgrad ops, so gradients are differentiable. Binary rules return
+gradients of the broadcast shape: the engine sums each back to its input's shape.
 """
 
 import math
 
 from ndgrad._dtype import bool_, result_type
-from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, UNARY, Op
+from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, UNARY, Op, operand_or_raise
+from ndgrad.ops.comparison import logical_and
+from ndgrad.ops.transcendental import log
 
 __all__ = [
     "add", "sub", "rsub", "mul", "div", "reciprocal", "floor_divide", "remainder", "pow", "neg", "abs", "sign",
-    "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "where",
-    "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
+    "where"
 ]
 
 
-# ---- arithmetic --------------------------------------------------------------------------------------------
 class Add(Op):
     """torch.add: input + alpha * other."""
 
@@ -267,174 +268,6 @@ class Sign(Op):
         return (grad * 0,)
 
 
-# ---- transcendental functions ------------------------------------------------------------------------------
-class Exp(Op):
-    """torch.exp."""
-
-    name, family = "exp", UNARY
-    saves = ("result",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.exp(x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad * result,)
-
-
-class Log(Op):
-    """torch.log: natural logarithm."""
-
-    name, family, domain = "log", UNARY, POSITIVE
-    saves = ("x",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.log(x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (grad / x,)
-
-
-class Sqrt(Op):
-    """torch.sqrt."""
-
-    name, family, domain = "sqrt", UNARY, POSITIVE
-    saves = ("result",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.sqrt(x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad / (2 * result),)
-
-
-class Sin(Op):
-    """torch.sin."""
-
-    name, family = "sin", UNARY
-    saves = ("x",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.sin(x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (grad * cos(x),)
-
-
-class Cos(Op):
-    """torch.cos."""
-
-    name, family = "cos", UNARY
-    saves = ("x",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.cos(x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (grad * -sin(x),)
-
-
-class Tanh(Op):
-    """torch.tanh."""
-
-    name, family = "tanh", UNARY
-    saves = ("result",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.tanh(x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (TanhBackward.apply(grad, result),)
-
-
-class TanhBackward(Op):
-    """grad * (1 - tanh^2) in one step, as PyTorch's tanh_backward; differentiable for double backward."""
-
-    saves = ("grad", "result")
-
-    @staticmethod
-    def forward(xp, grad, result):
-        return grad * (1 - result * result)
-
-    @staticmethod
-    def vjp(ctx, grad_grad):
-        grad, result = ctx.saved_tensors
-        return grad_grad * (1 - result * result), grad_grad * grad * -2 * result
-
-
-class Sigmoid(Op):
-    """torch.sigmoid: 1 / (1 + exp(-x)), computed without overflow for large |x|."""
-
-    name, family = "sigmoid", UNARY
-    saves = ("result",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        # NOTE: exp(-|x|) never overflows; the two branches are the same function written stably.
-        e = xp.exp(-xp.abs(x))
-        return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (SigmoidBackward.apply(grad, result),)
-
-
-class SigmoidBackward(Op):
-    """grad * s * (1 - s) in one step, as PyTorch's sigmoid_backward; differentiable for double backward."""
-
-    saves = ("grad", "result")
-
-    @staticmethod
-    def forward(xp, grad, result):
-        return grad * result * (1 - result)
-
-    @staticmethod
-    def vjp(ctx, grad_grad):
-        grad, result = ctx.saved_tensors
-        return grad_grad * result * (1 - result), grad_grad * grad * (1 - 2 * result)
-
-
-class Relu(Op):
-    """torch.relu: max(x, 0); the gradient at 0 is 0, as PyTorch's."""
-
-    name, family, domain = "relu", UNARY, NONZERO
-    saves = ("result",)
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.maximum(x, 0)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad * (result > 0),)
-
-
 class Where(Op):
     """torch.where(condition, input, other); the condition is a parameter, not an input: it has no gradient."""
 
@@ -449,40 +282,6 @@ class Where(Op):
         return grad_x, (where(ctx.condition, 0.0, grad) if need_y else None)
 
 
-# ---- comparisons: results are bool and never require grad ------------------------------------------------------
-class _Comparison(Op):
-    differentiable = False
-
-
-class Eq(_Comparison):
-    forward = staticmethod(lambda xp, x, y: xp.equal(x, y))
-
-
-class Ne(_Comparison):
-    forward = staticmethod(lambda xp, x, y: xp.not_equal(x, y))
-
-
-class Lt(_Comparison):
-    forward = staticmethod(lambda xp, x, y: xp.less(x, y))
-
-
-class Le(_Comparison):
-    forward = staticmethod(lambda xp, x, y: xp.less_equal(x, y))
-
-
-class Gt(_Comparison):
-    forward = staticmethod(lambda xp, x, y: xp.greater(x, y))
-
-
-class Ge(_Comparison):
-    forward = staticmethod(lambda xp, x, y: xp.greater_equal(x, y))
-
-
-class LogicalAnd(_Comparison):
-    forward = staticmethod(lambda xp, x, y: xp.logical_and(x, y))
-
-
-# ---- in-place fills (only reached through zero_ and fill_) ---------------------------------------------------------
 class Fill(Op):
     """Tensor.fill_: every element becomes ``value``; the old values get a zero gradient."""
 
@@ -505,7 +304,7 @@ class Zero(Fill):
         return xp.zeros_like(x)
 
 
-# ---- the functions users call -------------------------------------------------------------------------------------
+# ---- the functions users call --------------------------------------------------------------------------------------
 def add(input, other, *, alpha=1):
     """input + alpha * other (see torch.add)."""
     return Add.apply(input, other, alpha=alpha)
@@ -610,66 +409,43 @@ def sign(input):
     return Sign.apply(input)
 
 
-def exp(input):
-    return Exp.apply(input)
-
-
-def log(input):
-    return Log.apply(input)
-
-
-def sqrt(input):
-    return Sqrt.apply(input)
-
-
-def sin(input):
-    return Sin.apply(input)
-
-
-def cos(input):
-    return Cos.apply(input)
-
-
-def tanh(input):
-    return Tanh.apply(input)
-
-
-def sigmoid(input):
-    return Sigmoid.apply(input)
-
-
-def relu(input):
-    return Relu.apply(input)
-
-
 def where(condition, input, other):
     """Elements of input where condition holds, else of other (see torch.where)."""
     return Where.apply(input, other, condition=getattr(condition, "_data", condition))
 
 
-def logical_and(input, other):
-    return LogicalAnd.apply(input, other)
+class ArithmeticMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-def eq(input, other):
-    return Eq.apply(input, other)
-
-
-def ne(input, other):
-    return Ne.apply(input, other)
-
-
-def lt(input, other):
-    return Lt.apply(input, other)
-
-
-def le(input, other):
-    return Le.apply(input, other)
-
-
-def gt(input, other):
-    return Gt.apply(input, other)
-
-
-def ge(input, other):
-    return Ge.apply(input, other)
+    def add(self, other, *, alpha=1):
+        return add(self, other, alpha=alpha)
+    def sub(self, other, *, alpha=1):
+        return sub(self, other, alpha=alpha)
+    def mul(self, other):
+        return mul(self, other)
+    def div(self, other):
+        return div(self, other)
+    def pow(self, exponent):
+        return pow(self, exponent)
+    def neg(self):
+        return neg(self)
+    def abs(self):
+        return abs(self)
+    def reciprocal(self):
+        return reciprocal(self)
+    def sign(self):
+        return sign(self)
+    def add_(self, other, *, alpha=1):
+        return Add.apply_(self, operand_or_raise(other), alpha=alpha)
+    def sub_(self, other, *, alpha=1):
+        return Sub.apply_(self, operand_or_raise(other), alpha=alpha)
+    def mul_(self, other):
+        return Mul.apply_(self, operand_or_raise(other))
+    def div_(self, other):
+        return Div.apply_(self, operand_or_raise(other))
+    def zero_(self):
+        return Zero.apply_(self)
+    def fill_(self, value):
+        return Fill.apply_(self, value=operand_or_raise(value))
