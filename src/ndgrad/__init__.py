@@ -1,6 +1,6 @@
 """ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
 
-from ndgrad import autograd, ops
+from ndgrad import autograd, nn, ops
 from ndgrad._creation import (
     BoolTensor,
     ByteTensor,

@@ -17,8 +17,11 @@ from ndgrad.ops._op import operand as _operand
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
 from ndgrad.ops.comparison import ComparisonMethods
+from ndgrad.ops.indexing import IndexingMethods
+from ndgrad.ops.joining import JoiningMethods
 from ndgrad.ops.linalg import LinalgMethods
 from ndgrad.ops.reduction import ReductionMethods
+from ndgrad.ops.scan import ScanMethods
 from ndgrad.ops.shape import ShapeMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
 
@@ -66,8 +69,8 @@ _new = object.__new__
 
 
 class Tensor(
-    ArithmeticMethods, TranscendentalMethods, ActivationMethods, ComparisonMethods, ReductionMethods, ShapeMethods,
-    LinalgMethods,
+    ArithmeticMethods, TranscendentalMethods, ActivationMethods, ComparisonMethods, ReductionMethods, ScanMethods,
+    ShapeMethods, JoiningMethods, IndexingMethods, LinalgMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

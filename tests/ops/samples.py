@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ndgrad.ops import reduction
-from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, REAL, REDUCTION, SHAPE, UNARY
+from ndgrad.ops._op import ABOVE_ONE, BINARY, NONZERO, POSITIVE, REAL, REDUCTION, SHAPE, UNARY, UNIT
 
 __all__ = [
-    "Case", "Input", "draw", "samples_for", "binary_case", "reduction_case", "first", "has_dim",
+    "Case", "Input", "draw", "fixed", "samples_for", "binary_case", "reduction_case", "first", "has_dim",
     "MAX_REDUCED_DIMS",
 ]
 
@@ -21,14 +21,18 @@ TINY = 40  # input elements at most, for finite differences: they cost two forwa
 # ---- inputs ---------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Input:
-    """One tensor argument: float64 values, and its memory layout (a transposed or strided view of ``base``)."""
+    """One tensor argument: float64 values, and its memory layout (a transposed or strided view of ``base``).
+
+    ``fixed`` names a dtype the input always has (int64 indices, bool masks): such an input never requires grad.
+    """
 
     base: np.ndarray
     layout: str = "contiguous"
+    fixed: str | None = None
 
     def array(self, dtype):
         """A fresh array of ``dtype`` with these values and this layout; no two calls share memory."""
-        array = self.base.astype(dtype)
+        array = self.base.astype(self.fixed or dtype)
         if self.layout == "transposed":
             return array.T
         if self.layout == "strided":
@@ -59,6 +63,10 @@ def draw(rng, shape, domain=REAL, layout="contiguous"):
         values = rng.uniform(0.5, 2.0, base_shape)
     elif domain == NONZERO:
         values = rng.uniform(0.5, 2.0, base_shape) * rng.choice([-1.0, 1.0], base_shape)
+    elif domain == UNIT:
+        values = rng.uniform(-0.9, 0.9, base_shape)
+    elif domain == ABOVE_ONE:
+        values = rng.uniform(1.2, 3.0, base_shape)
     else:
         raise ValueError(f"unknown domain {domain!r}")
     return Input(np.asarray(values, dtype=np.float64), layout)
@@ -112,7 +120,13 @@ class Case:
     def tensors(self, lib, dtype, requires_grad=True):
         """Leaf tensors of ``lib`` (ndgrad or torch), in ``dtype`` (a NumPy dtype), keeping each input's layout."""
         tensors = tuple(lib.from_numpy(i.array(dtype)) for i in self.inputs)
-        return tuple(t.requires_grad_() for t in tensors) if requires_grad else tensors
+        if not requires_grad:
+            return tensors
+        return tuple(t if i.fixed else t.requires_grad_() for t, i in zip(tensors, self.inputs))
+
+    def differentiable(self, tensors):
+        """The tensors gradients are taken with respect to: all but the fixed-dtype ones."""
+        return tuple(t for t, i in zip(tensors, self.inputs) if not i.fixed)
 
     def run(self, lib, tensors):
         return self.call(lib, *tensors)
@@ -226,6 +240,11 @@ def shape_cases(op, rng, calls):
 def matmul_cases(op, rng, pairs):
     return [Case(op, (draw(rng, s, op.domain, lx), draw(rng, t, op.domain, ly)), function(op.name))
             for (s, lx), (t, ly) in pairs]
+
+
+def fixed(values, dtype="int64"):
+    """An index or mask input: these exact values, always of ``dtype``, never differentiated."""
+    return Input(np.asarray(values), fixed=dtype)
 
 
 def kinks(op, rng, arrays, call=None):

@@ -4,7 +4,22 @@ import pytest
 import torch
 
 from ndgrad.ops import OP_TABLE, Op
-from ndgrad.ops._op import BINARY, MATMUL, NONZERO, POSITIVE, REAL, REDUCTION, SHAPE, UNARY
+from ndgrad.ops._op import (
+    ABOVE_ONE,
+    BINARY,
+    INDEXING,
+    JOINING,
+    MATMUL,
+    NONZERO,
+    POSITIVE,
+    REAL,
+    REDUCTION,
+    SCAN,
+    SHAPE,
+    TERNARY,
+    UNARY,
+    UNIT,
+)
 
 from . import exceptions
 from .builders import BUILDERS
@@ -38,15 +53,16 @@ def test_op_has_a_tiny_smooth_case(op):
 
 @pytest.mark.parametrize("op", OP_TABLE, ids=ids)
 def test_op_has_a_torch_counterpart(op):
-    assert callable(getattr(torch, op.name, None)) or callable(getattr(torch.Tensor, op.name, None)), (
+    places = (torch, torch.Tensor, torch.nn.functional, torch.linalg, torch.special)
+    assert any(callable(getattr(place, op.name, None)) for place in places), (
         f"torch has no function or Tensor method {op.name!r}, the oracle for {op.__name__}"
     )
 
 
 @pytest.mark.parametrize("op", OP_TABLE, ids=ids)
 def test_op_declares_family_and_domain(op):
-    assert op.family in (UNARY, BINARY, REDUCTION, SHAPE, MATMUL)
-    assert op.domain in (REAL, POSITIVE, NONZERO)
+    assert op.family in (UNARY, BINARY, TERNARY, REDUCTION, SCAN, SHAPE, JOINING, INDEXING, MATMUL)
+    assert op.domain in (REAL, POSITIVE, NONZERO, UNIT, ABOVE_ONE)
 
 
 def test_every_op_with_a_name_is_in_the_table():

@@ -3,17 +3,31 @@ Tensor methods for them. This package re-exports every family's public functions
 
 import warnings
 
-from ndgrad.ops import activation, arithmetic, comparison, linalg, reduction, shape, transcendental
+from ndgrad.ops import (
+    activation,
+    arithmetic,
+    comparison,
+    indexing,
+    joining,
+    linalg,
+    reduction,
+    scan,
+    shape,
+    transcendental,
+)
 from ndgrad.ops._op import OP_TABLE, Op
 from ndgrad.ops.activation import *  # noqa: F403
 from ndgrad.ops.arithmetic import *  # noqa: F403
 from ndgrad.ops.comparison import *  # noqa: F403
+from ndgrad.ops.indexing import *  # noqa: F403
+from ndgrad.ops.joining import *  # noqa: F403
 from ndgrad.ops.linalg import *  # noqa: F403
 from ndgrad.ops.reduction import *  # noqa: F403
+from ndgrad.ops.scan import *  # noqa: F403
 from ndgrad.ops.shape import *  # noqa: F403
 from ndgrad.ops.transcendental import *  # noqa: F403
 
-FAMILIES = (arithmetic, transcendental, activation, comparison, reduction, shape, linalg)
+FAMILIES = (arithmetic, transcendental, activation, comparison, reduction, scan, shape, joining, indexing, linalg)
 __all__ = [name for family in FAMILIES for name in family.__all__]
 
 # NOTE: PyTorch computes inf and nan silently where NumPy also warns (log(0), 1/0). The filter matches the

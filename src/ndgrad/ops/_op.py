@@ -15,11 +15,15 @@ from ndgrad.autograd.graph import OpNode, _sequence
 from ndgrad.autograd.saved import SavedOutput
 from ndgrad.ops._broadcast import broadcast_error
 
-__all__ = ["Op", "OP_TABLE", "UNARY", "BINARY", "REDUCTION", "SHAPE", "MATMUL", "REAL", "POSITIVE", "NONZERO"]
+__all__ = [
+    "Op", "OP_TABLE", "UNARY", "BINARY", "TERNARY", "REDUCTION", "SCAN", "SHAPE", "JOINING", "INDEXING", "MATMUL",
+    "REAL", "POSITIVE", "NONZERO", "UNIT", "ABOVE_ONE",
+]
 
 # Families pick the test samples for an op; domains say where an op is smooth, so tests sample inside.
-UNARY, BINARY, REDUCTION, SHAPE, MATMUL = "unary", "binary", "reduction", "shape", "matmul"
-REAL, POSITIVE, NONZERO = "real", "positive", "nonzero"
+UNARY, BINARY, TERNARY, MATMUL = "unary", "binary", "ternary", "matmul"
+REDUCTION, SCAN, SHAPE, JOINING, INDEXING = "reduction", "scan", "shape", "joining", "indexing"
+REAL, POSITIVE, NONZERO, UNIT, ABOVE_ONE = "real", "positive", "nonzero", "unit", "above_one"  # UNIT: (-1, 1)
 
 OP_TABLE = []  # every Op subclass with a name, for listing by tests and docs; nothing dispatches through it
 

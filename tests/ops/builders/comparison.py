@@ -1,0 +1,3 @@
+"""Sample builders for the ops of ndgrad.ops.comparison that need their own arguments or kink cases."""
+
+BUILDERS = {}
