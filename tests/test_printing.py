@@ -31,14 +31,6 @@ class Device:
 
 
 @dataclass
-class GradFn:
-    node_name: str
-
-    def name(self):
-        return self.node_name
-
-
-@dataclass
 class StandIn:
     """Exactly the attributes of a Tensor that tensor_repr may use."""
 
@@ -52,7 +44,8 @@ class StandIn:
 
 def stand_in_for(t, device=None):
     """A stand-in holding the same values, dtype and autograd state as the torch tensor t."""
-    grad_fn = GradFn(t.grad_fn.name()) if t.grad_fn is not None else None
+    # the repr shows the grad_fn's class name (torch's CopySlices says a C++ name from name(), not in the repr)
+    grad_fn = type(type(t.grad_fn).__name__, (), {})() if t.grad_fn is not None else None
     dtype = _dtype._BY_NAME[str(t.dtype).removeprefix("torch.")]
     return StandIn(t.detach().numpy().copy(), dtype, t.requires_grad, t.is_leaf, grad_fn, device or Device())
 

@@ -157,7 +157,7 @@ def tensor_repr(tensor):
         else:
             body = _body(a, indent, summarize, *_cell_maker(a, summarize))
     if tensor.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{tensor.grad_fn.name()}>")
+        suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
     elif tensor.requires_grad:
         suffixes.append("requires_grad=True")
     # Lines break where torch breaks them, so the layout is made with torch's dtype names, renamed after.

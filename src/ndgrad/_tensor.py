@@ -75,8 +75,8 @@ class Tensor(
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
     __slots__ = (
-        "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base",
-        "_accumulator_ref", "_hooks", "_retains_grad", "__weakref__",
+        "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base", "_view_steps",
+        "_views", "_accumulator_ref", "_hooks", "_retains_grad", "__weakref__",
     )
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
     __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does
@@ -91,7 +91,7 @@ class Tensor(
     def _from_parts(cls, data, requires_grad, grad_fn, output_nr, version_counter, base=None):
         t = _new(cls)
         t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = data, requires_grad, grad_fn, None, output_nr
-        t._version_counter, t._base = version_counter, base
+        t._version_counter, t._base, t._view_steps, t._views = version_counter, base, None, None
         t._accumulator_ref, t._hooks, t._retains_grad = None, None, False
         return t
 
@@ -250,19 +250,36 @@ class Tensor(
         return self._version_counter
 
     # ---- in-place support --------------------------------------------------------------------------------
+    def _is_view(self):
+        """True if this tensor shares its base's memory (see torch.Tensor._is_view)."""
+        return self._base is not None
+
     def _check_inplace(self):
-        if STATE.grad_enabled:
-            if self._requires_grad and self.grad_fn is None:
-                raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-            base = self._base
-            if base is not None and base._requires_grad and base.grad_fn is None:
-                raise RuntimeError(
-                    "a view of a leaf Variable that requires grad is being used in an in-place operation."
-                )
-            if base is not None and (base._requires_grad or self._requires_grad):
-                raise RuntimeError(
-                    "in-place operations on a view of a tensor that requires grad are not supported by ndgrad yet"
-                )
+        """PyTorch's refusals of an in-place write that would make gradients wrong or ambiguous."""
+        if not STATE.grad_enabled:
+            return
+        if self._requires_grad and self.grad_fn is None:
+            raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+        base = self._base
+        if base is None or not (base._requires_grad or self._requires_grad):
+            return
+        if base.grad_fn is None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+        origin = self._view_steps[-1][3]
+        if origin == "multi":
+            raise RuntimeError(
+                f"Output {self._output_nr} of {self.grad_fn._short_name()} is a view and is being modified "
+                "inplace. This view is the output of a function that returns multiple views. Such functions do not "
+                "allow the output views to be modified inplace. You should replace the inplace operation by an "
+                "out-of-place one."
+            )
+        if origin == "no_grad":
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
+                "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
+                "both the view and the inplace either both inside the no_grad block (if you don't want the inplace "
+                "to be tracked) or both outside (if you want the inplace to be tracked)."
+            )
 
     def _snapshot(self):
         """Same graph position, a private copy of the values: what a vjp sees after self is overwritten."""

@@ -8,7 +8,7 @@ import ndgrad as torch
 def show(label, tensor):
     """One step: the value, how it was made (grad_fn), whether it is a leaf, and its gradient so far."""
     print(f"{label} = {tensor!r}")
-    node = tensor.grad_fn.name() if tensor.grad_fn is not None else None
+    node = type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # reading .grad of a non-leaf warns; the demo shows it is None
         grad = tensor.grad

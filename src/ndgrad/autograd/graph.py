@@ -23,6 +23,11 @@ class Node:
     def name(self):
         return type(self).__name__
 
+    def _short_name(self):
+        """The name PyTorch's messages use: MulBackward0 -> Mul."""
+        name = self.name()
+        return name[: name.rfind("Backward")] if "Backward" in name else name
+
     @property
     def next_functions(self):
         return self._edges

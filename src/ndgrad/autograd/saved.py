@@ -50,8 +50,7 @@ def check_version(tensor, saved_version, node):
 def _modified_message(tensor, saved_version, node):
     description = f"[{legacy_type_name(tensor.dtype)} [{', '.join(map(str, tensor._data.shape))}]]"
     if tensor.grad_fn is not None:
-        name = tensor.grad_fn.name()
-        description += f", which is output {tensor._output_nr} of {name[: name.rfind('Backward')] or name},"
+        description += f", which is output {tensor._output_nr} of {tensor.grad_fn._short_name()},"
     return (
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
         f"{description} is at version {tensor._version}; expected version {saved_version} instead. Hint: enable "

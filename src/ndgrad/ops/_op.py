@@ -5,6 +5,7 @@ out, so gradients are themselves differentiable). ``Op.apply`` runs the forward 
 """
 
 import inspect
+from weakref import WeakSet
 
 import numpy as np
 
@@ -43,6 +44,7 @@ class Op:
     saves = ()  # forward parameter names or output names the vjp reads from ctx.saved_tensors
     outputs = ("result",)  # names of forward's outputs; integer outputs never require grad
     node_name = None  # the grad_fn's class name; default f"{ClassName}Backward0", as PyTorch names most
+    node_qualname = None  # what grad_fn.name() says, where PyTorch reports a C++ name instead of the class name
     float_only = False  # integer inputs are computed in the default float dtype (exp, sqrt, true division)
     differentiable = True  # False: results never require grad (comparisons)
     is_view = False  # the result shares memory, and so the version counter, with the first input
@@ -50,7 +52,10 @@ class Op:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         node_name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward0"
-        cls._node_class = type(node_name, (OpNode,), {"op": cls, "__module__": "ndgrad.autograd.graph"})
+        namespace = {"op": cls, "__module__": "ndgrad.autograd.graph"}
+        if cls.__dict__.get("node_qualname"):
+            namespace["name"] = lambda node, qualname=cls.node_qualname: qualname
+        cls._node_class = type(node_name, (OpNode,), namespace)
         parameters = list(inspect.signature(cls.forward).parameters)[1:]  # drop xp
         cls._save_plan = tuple(
             (False, parameters.index(n)) if n in parameters else (True, cls.outputs.index(n)) for n in cls.saves
@@ -86,6 +91,8 @@ class Op:
             out = _wrap(result, xp, Tensor, view_of)
             if record and out._data.dtype.kind in "fc":
                 out._requires_grad, out.grad_fn = True, _record(cls, inputs, params, (out,))
+            if view_of is not None:
+                _mark_views(cls, params, view_of, (out,))
             return out
         outs = tuple(_wrap(r, xp, Tensor, view_of) for r in result)
         if record:
@@ -93,6 +100,8 @@ class Op:
             for output_nr, out in enumerate(outs):
                 if out._data.dtype.kind in "fc":
                     out._requires_grad, out.grad_fn, out._output_nr = True, node, output_nr
+        if view_of is not None:
+            _mark_views(cls, params, view_of, outs)
         return outs
 
     @classmethod
@@ -102,6 +111,7 @@ class Op:
         source = self
         if STATE.grad_enabled and cls._saves_first_input and _any_requires_grad((self, *others)):
             source = self._snapshot()  # the vjp needs the old values, which the write below overwrites
+        _check_no_partial_overlap(self, others)
         out = cls.apply(source, *others, **params)
         if out._data.shape != self._data.shape:
             raise RuntimeError(
@@ -112,13 +122,54 @@ class Op:
                 f"result type {out.dtype.title} can't be cast to the desired output type {self.dtype.title}"
             )
         self._write(out._data)
-        if out.grad_fn is not None:
+        from ndgrad.ops.views import rebase, refresh_views  # views.py declares ops, so it imports this module
+
+        if not STATE.grad_enabled:
+            return self  # nothing is recorded: no history changes
+        if self._base is not None and (out.grad_fn is not None or self._base._requires_grad):
+            rebase(self, out)  # see Note [views and in-place]
+        elif out.grad_fn is not None:
             self.grad_fn, self._requires_grad, self._output_nr = out.grad_fn, True, out._output_nr
+            if self._views:
+                refresh_views(self)
         return self
+
+
+def _check_no_partial_overlap(self, others):
+    """PyTorch refuses an in-place write whose input shares part, but not all, of the written memory. Like
+    PyTorch, only contiguous memory is judged: interleaved strided views are too hard to call."""
+    target = self._data
+    if type(target) is not np.ndarray or not (target.flags.c_contiguous or target.flags.f_contiguous):
+        return
+    for other in others:
+        source = getattr(other, "_data", None)
+        if type(source) is not np.ndarray or not (source.flags.c_contiguous or source.flags.f_contiguous):
+            continue
+        same = source.__array_interface__["data"][0] == target.__array_interface__["data"][0]
+        if not (same and source.shape == target.shape and source.strides == target.strides):
+            if np.may_share_memory(source, target):
+                raise RuntimeError(
+                    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                    "single memory location. Please clone() the tensor before performing the operation."
+                )
 
 
 def _any_requires_grad(inputs):
     return any(getattr(x, "requires_grad", False) for x in inputs)
+
+
+def _mark_views(cls, params, view_of, outs):
+    """Record how each output views its base, and register it with the base so in-place writes can rebuild
+    its history (see Note [views and in-place])."""
+    base = view_of._base if view_of._base is not None else view_of
+    steps = view_of._view_steps or ()
+    origin = "no_grad" if not STATE.grad_enabled else ("multi" if len(outs) > 1 else "")
+    for output_nr, out in enumerate(outs):
+        out._view_steps = steps + ((cls, params, output_nr, origin),)
+        if origin != "no_grad":
+            if base._views is None:
+                base._views = WeakSet()
+            base._views.add(out)
 
 
 def operand(other):

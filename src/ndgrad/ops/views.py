@@ -1,0 +1,75 @@
+"""How in-place writes through views reach the graph: CopySlices (the base's new history) and AsStrided (a
+view's history rebuilt from its base), both driven by the view's recorded steps.
+
+Note [views and in-place]: a view remembers the view ops that made it from its base (``_view_steps``). Writing
+into a view in place changes the base's values, so the base gets a new grad_fn, CopySlices, whose backward
+routes the gradient of the written region to the in-place op and the rest to the base's old history. Every
+view of that base then sees new values, so each live view's grad_fn is rebuilt from the base (AsStrided).
+"""
+
+from ndgrad.ops._op import Op
+
+__all__ = []
+
+
+def replay(xp, array, steps):
+    """Apply the recorded view steps (op, params, output_nr) to a raw array: the same view of another array."""
+    for op, params, output_nr, _ in steps:
+        array = op.forward(xp, array, **params)
+        if type(array) is tuple:
+            array = array[output_nr]
+    return array
+
+
+class CopySlices(Op):
+    """The base with the region a view covers replaced by ``src``; recorded when a view is written in place."""
+
+    node_name = "CopySlices"
+    node_qualname = "ndgrad::autograd::CopySlices"
+
+    @staticmethod
+    def forward(xp, base, src, steps):
+        result = base.copy()
+        replay(xp, result, steps)[...] = src
+        return result
+
+    @staticmethod
+    def vjp(ctx, grad):
+        from ndgrad._creation import zeros
+
+        need_base, need_src = ctx.needs_input_grad
+        region = AsStrided.apply(grad, steps=ctx.steps)  # the written region's gradient goes to src
+        if not need_base:
+            return None, region
+        grad_base = CopySlices.apply(grad, zeros(region.shape, dtype=grad.dtype), steps=ctx.steps)
+        return grad_base, (region if need_src else None)
+
+
+class AsStrided(Op):
+    """A view of ``base`` rebuilt from its recorded steps: the grad_fn of a view whose base was written in place."""
+
+    @staticmethod
+    def forward(xp, base, steps):
+        return replay(xp, base, steps)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        from ndgrad._creation import zeros
+
+        return (CopySlices.apply(zeros(ctx.input_shapes[0], dtype=grad.dtype), grad, steps=ctx.steps),)
+
+
+def rebase(view, result):
+    """After ``result`` was written into ``view``: the base's history becomes CopySlices, and its views'
+    histories are rebuilt from it."""
+    base = view._base
+    updated = CopySlices.apply(base, result, steps=view._view_steps)
+    base.grad_fn, base._requires_grad, base._output_nr = updated.grad_fn, updated._requires_grad, 0
+    refresh_views(base)
+
+
+def refresh_views(base):
+    """Rebuild the grad_fn of every live view of ``base`` from the base's current history."""
+    for view in list(base._views or ()):
+        fresh = AsStrided.apply(base, steps=view._view_steps)
+        view.grad_fn, view._requires_grad, view._output_nr = fresh.grad_fn, fresh._requires_grad, 0
