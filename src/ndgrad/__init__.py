@@ -38,6 +38,7 @@ from ndgrad._dtype import (
     bool_ as bool,
 )
 from ndgrad._dtype import (
+    can_cast,
     complex64,
     complex128,
     dtype,

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-__all__ = ["dtype", "get_default_dtype", "set_default_dtype", "promote_types", "result_type"]
+__all__ = ["dtype", "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast"]
 
 
 class dtype:
@@ -88,6 +88,11 @@ def promote_types(a, b):
             return complex128
         return high
     return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+
+
+def can_cast(from_, to):
+    """PyTorch's same-kind rule: no cast to a lower category (float to int, int to bool, complex to float)."""
+    return from_._category <= to._category
 
 
 def scalar_dtype(value):

@@ -123,3 +123,10 @@ def test_promote_types_and_result_type(a, b):
         t_left, t_right = operand(torch, left_kind, a), operand(torch, right_kind, b)
         n_left, n_right = operand(ndgrad, left_kind, a), operand(ndgrad, right_kind, b)
         assert ndgrad.result_type(n_left, n_right).name == str(torch.result_type(t_left, t_right)).rsplit(".", 1)[-1]
+
+
+@pytest.mark.parametrize("source", DTYPES + ["complex64", "complex128"])
+@pytest.mark.parametrize("target", DTYPES + ["complex64", "complex128"])
+def test_can_cast_matches_torch(source, target):
+    expected = torch.can_cast(getattr(torch, source), getattr(torch, target))
+    assert ndgrad.can_cast(getattr(ndgrad, source), getattr(ndgrad, target)) == expected

@@ -10,7 +10,7 @@ from weakref import WeakSet
 import numpy as np
 
 from ndgrad._device import device_of_array
-from ndgrad._dtype import get_default_dtype, result_type
+from ndgrad._dtype import can_cast, get_default_dtype, result_type
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import OpNode, _sequence
 from ndgrad.autograd.saved import SavedOutput
@@ -117,7 +117,7 @@ class Op:
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(out.shape)}"
             )
-        if not _can_cast(out.dtype, self.dtype):
+        if not can_cast(out.dtype, self.dtype):
             raise RuntimeError(
                 f"result type {out.dtype.title} can't be cast to the desired output type {self.dtype.title}"
             )
@@ -324,8 +324,3 @@ def _translate(error, arrays):
         if translated is not None:
             return translated
     return error
-
-
-def _can_cast(source, target):
-    """PyTorch's in-place rule: a result may not be written into a tensor of a lower category."""
-    return source._category <= target._category
