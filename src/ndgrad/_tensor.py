@@ -23,6 +23,7 @@ from ndgrad.ops.linalg import LinalgMethods
 from ndgrad.ops.reduction import ReductionMethods
 from ndgrad.ops.scan import ScanMethods
 from ndgrad.ops.shape import ShapeMethods
+from ndgrad.ops.splitting import SplittingMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
 
 __all__ = ["Tensor", "Size"]
@@ -70,7 +71,7 @@ _new = object.__new__
 
 class Tensor(
     ArithmeticMethods, TranscendentalMethods, ActivationMethods, ComparisonMethods, ReductionMethods, ScanMethods,
-    ShapeMethods, JoiningMethods, IndexingMethods, LinalgMethods,
+    ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, LinalgMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
@@ -120,6 +121,11 @@ class Tensor(
             raise RuntimeError("only Tensors of floating point dtype can require gradients")  # sic: not the setter's
         self.requires_grad = requires_grad
         return self
+
+    @property
+    def output_nr(self):
+        """Which output of its grad_fn this tensor is (see torch.Tensor.output_nr)."""
+        return self._output_nr
 
     @property
     def is_leaf(self):
@@ -429,7 +435,7 @@ class Tensor(
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))
 
     def __bool__(self):
         if self._data.size != 1:

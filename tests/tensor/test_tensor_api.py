@@ -437,11 +437,6 @@ print(int(x[0]), bool(x[1]), [e.detach() for e in x])
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="iterating a tensor that requires grad: torch unbinds (UnbindBackward0), "
-    "ndgrad indexes element by element (SelectBackward0); ndgrad has no unbind op yet",
-)
 def test_iteration_node_name(same):
     same("x = torch.tensor([1., 2.], requires_grad=True)\nprint([e for e in x])")
 

@@ -36,7 +36,9 @@ def _numerical_jacobian(func, inputs, index, eps):
             minus = [o._data.astype(np.float64).ravel() for o in _outputs(func, inputs)]
             data[position] = original
             columns.append(np.concatenate([(p - m) / (2 * eps) for p, m in zip(plus, minus)]))
-    return np.stack(columns, axis=1) if columns else np.zeros((0, 0))
+    if not columns:  # an empty input: no columns, one row per output element
+        return np.zeros((sum(o.numel() for o in _outputs(func, inputs)), 0))
+    return np.stack(columns, axis=1)
 
 
 def _analytical_jacobian(func, inputs, index):

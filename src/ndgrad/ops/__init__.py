@@ -13,6 +13,7 @@ from ndgrad.ops import (
     reduction,
     scan,
     shape,
+    splitting,
     transcendental,
 )
 from ndgrad.ops._op import OP_TABLE, Op
@@ -25,9 +26,12 @@ from ndgrad.ops.linalg import *  # noqa: F403
 from ndgrad.ops.reduction import *  # noqa: F403
 from ndgrad.ops.scan import *  # noqa: F403
 from ndgrad.ops.shape import *  # noqa: F403
+from ndgrad.ops.splitting import *  # noqa: F403
 from ndgrad.ops.transcendental import *  # noqa: F403
 
-FAMILIES = (arithmetic, transcendental, activation, comparison, reduction, scan, shape, joining, indexing, linalg)
+FAMILIES = (
+    arithmetic, transcendental, activation, comparison, reduction, scan, shape, splitting, joining, indexing, linalg,
+)
 __all__ = [name for family in FAMILIES for name in family.__all__]
 
 # NOTE: PyTorch computes inf and nan silently where NumPy also warns (log(0), 1/0). The filter matches the

@@ -1,11 +1,566 @@
-"""Ops that copy rather than view: joining (cat, stack), splitting copies, flips, rolls, repeats, triangles."""
+"""Ops that copy: joining (cat, stack and their h/v/d forms), flips, rolls, rotations, repeats, diagonal
+matrices and triangles; and the broadcasting helpers that return several tensors (broadcast_tensors, meshgrid)."""
 
-from ndgrad.ops._op import Op  # noqa: F401
+import warnings
 
-__all__ = []
+from ndgrad._device import array_namespace
+from ndgrad.ops import indexing
+from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._op import JOINING, SHAPE, Op
+from ndgrad.ops.shape import (
+    Diagonal,
+    Select,
+    Slice,
+    diagonal_backward,
+    expand,
+    flatten,
+    normalize_dims,
+    reshape,
+    unsqueeze,
+    view,
+    wrap_dim,
+)
+
+__all__ = [
+    "cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack", "flip",
+    "fliplr", "flipud", "roll", "rot90", "tile", "repeat_interleave", "diag", "diag_embed", "tril", "triu",
+    "broadcast_tensors", "meshgrid", "atleast_1d", "atleast_2d", "atleast_3d",
+]
+
+
+def _skipped(shape):
+    """PyTorch's legacy rule: cat ignores 1-d empty tensors, whatever the other shapes are."""
+    return shape == (0,)
+
+
+class Cat(Op):
+    """torch.cat: tensors joined along an existing dim."""
+
+    name, family = "cat", JOINING
+
+    @staticmethod
+    def forward(xp, *arrays, dim, sizes):
+        kept = [a for a in arrays if not _skipped(a.shape)]
+        return xp.concatenate(kept or arrays, axis=dim if kept else 0)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        grads, start = [], 0
+        for size, needed in zip(ctx.sizes, ctx.needs_input_grad):
+            if size is None:  # a skipped empty tensor
+                grads.append(_empty_like_grad(grad) if needed else None)
+                continue
+            grads.append(Slice.apply(grad, dim=ctx.dim, start=start, stop=start + size, step=1) if needed else None)
+            start += size
+        return tuple(grads)
+
+
+def _empty_like_grad(grad):
+    from ndgrad._creation import zeros  # creation imports the Tensor, which imports this module
+
+    return zeros(0, dtype=grad.dtype, device=grad.device)
+
+
+class Stack(Op):
+    """torch.stack: tensors of one shape joined along a new dim."""
+
+    name, family = "stack", JOINING
+
+    @staticmethod
+    def forward(xp, *arrays, dim):
+        return xp.stack(arrays, axis=dim)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return tuple(Select.apply(grad, dim=ctx.dim, index=i) if needed else None
+                     for i, needed in enumerate(ctx.needs_input_grad))
+
+
+class Flip(Op):
+    """torch.flip: reverse the order along dims."""
+
+    name, family = "flip", SHAPE
+
+    @staticmethod
+    def forward(xp, x, dims):
+        return xp.flip(x, axis=dims).copy()  # NumPy's flip is a view; PyTorch's a copy
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Flip.apply(grad, dims=ctx.dims),)
+
+
+class Roll(Op):
+    """torch.roll: shift elements cyclically along dims (along the flattened tensor if no dims)."""
+
+    name, family = "roll", SHAPE
+
+    @staticmethod
+    def forward(xp, x, shifts, dims):
+        if not dims:
+            return xp.roll(x.reshape(-1), shifts).reshape(x.shape)
+        return xp.roll(x, shifts, axis=dims)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Roll.apply(grad, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims),)
+
+
+class Rot90(Op):
+    """torch.rot90: rotate by k quarter turns in the plane of two dims."""
+
+    name, family = "rot90", SHAPE
+
+    @staticmethod
+    def forward(xp, x, k, dims):
+        return xp.rot90(x, k, axes=dims).copy()  # NumPy's rot90 is a view
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Rot90.apply(grad, k=-ctx.k, dims=ctx.dims),)
+
+
+class Repeat(Op):
+    """Tensor.repeat: the tensor tiled ``repeats`` times along each dim (leading new dims allowed)."""
+
+    name, family = "repeat", SHAPE
+
+    @staticmethod
+    def forward(xp, x, repeats):
+        return xp.tile(x, repeats)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        # Each output dim of size r*s splits into (r, s): summing over the r copies gives the input's gradient.
+        shape = ctx.input_shapes[0]
+        padded = (1,) * (len(ctx.repeats) - len(shape)) + tuple(shape)
+        split = [size for pair in zip(ctx.repeats, padded) for size in pair]
+        copies = tuple(range(0, len(split), 2))
+        grad = grad.reshape(split)
+        return ((grad.sum(copies) if copies else grad).reshape(shape),)
+
+
+class Diag(Op):
+    """torch.diag of a matrix: a copy of one of its diagonals."""
+
+    name, family = "diag", SHAPE
+    node_name = "DiagonalBackward0_copy"
+
+    @staticmethod
+    def forward(xp, x, diagonal):
+        return Diagonal.forward(xp, x, diagonal, 0, 1).copy()
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (diagonal_backward(grad, ctx.input_shapes[0], ctx.diagonal, 0, 1),)
+
+
+class DiagEmbed(Op):
+    """torch.diag_embed: the last dim written on a diagonal of two new dims, zeros elsewhere."""
+
+    name, family = "diag_embed", SHAPE
+
+    @staticmethod
+    def forward(xp, x, offset, dim1, dim2):
+        size = x.shape[-1] + abs(offset)
+        shape = list(x.shape[:-1])
+        for dim in sorted((dim1, dim2)):
+            shape.insert(dim, size)
+        result = xp.zeros(shape, dtype=x.dtype)
+        Diagonal.forward(xp, result, offset, dim1, dim2)[...] = x
+        return result
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Diagonal.apply(grad, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2),)
+
+
+class Tril(Op):
+    """torch.tril: the lower triangle of the last two dims, zeros above diagonal ``diagonal``."""
+
+    name, family = "tril", SHAPE
+
+    @staticmethod
+    def forward(xp, x, diagonal):
+        return xp.tril(x, diagonal)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Tril.apply(grad, diagonal=ctx.diagonal),)
+
+
+class Triu(Op):
+    """torch.triu: the upper triangle of the last two dims."""
+
+    name, family = "triu", SHAPE
+
+    @staticmethod
+    def forward(xp, x, diagonal):
+        return xp.triu(x, diagonal)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Triu.apply(grad, diagonal=ctx.diagonal),)
+
+
+# ---- the functions users call ----------------------------------------------------------------------------------
+def _tensor_list(tensors, name, argument="tensors"):
+    """The tensors of a tuple or list argument, or PyTorch's TypeError for anything else."""
+    if not isinstance(tensors, (tuple, list)):
+        raise TypeError(
+            f"{name}(): argument '{argument}' (position 1) must be tuple of Tensors, not {type(tensors).__name__}"
+        )
+    return list(tensors)
+
+
+def cat(tensors, dim=0, *, axis=None):
+    """Join tensors along an existing dim; ``axis`` is NumPy's name for it (see torch.cat)."""
+    dim = dim if axis is None else axis
+    tensors = _tensor_list(tensors, "cat")
+    if not tensors:
+        raise ValueError("ndgrad.cat(): expected a non-empty list of Tensors")
+    for position, t in enumerate(tensors):
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {position}) cannot be concatenated")
+    kept = [(i, t.shape) for i, t in enumerate(tensors) if not _skipped(t.shape)]
+    if kept:
+        first = kept[0][1]
+        dim = wrap_dim(dim, len(first))
+        for i, shape in kept[1:]:
+            if len(shape) != len(first):
+                raise RuntimeError(f"Tensors must have same number of dimensions: got {len(first)} and {len(shape)}")
+            for d, (expected, got) in enumerate(zip(first, shape)):
+                if d != dim and expected != got:
+                    raise RuntimeError(
+                        f"Sizes of tensors must match except in dimension {dim}. Expected size {expected} but got "
+                        f"size {got} for tensor number {i} in the list."
+                    )
+    else:
+        dim = 0
+    sizes = tuple(None if _skipped(t.shape) else t.shape[dim] for t in tensors)
+    return Cat.apply(*tensors, dim=dim, sizes=sizes)
+
+
+def concat(tensors, dim=0, *, axis=None):
+    """Alias of cat (see torch.concat)."""
+    return cat(tensors, dim, axis=axis)
+
+
+def concatenate(tensors, axis=0, *, dim=None):
+    """Alias of cat with NumPy's keyword (see torch.concatenate)."""
+    return cat(tensors, axis, axis=dim)
+
+
+def stack(tensors, dim=0, *, axis=None):
+    """Join tensors of one shape along a new dim (see torch.stack)."""
+    dim = dim if axis is None else axis
+    tensors = _tensor_list(tensors, "stack")
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0].shape
+    for i, t in enumerate(tensors[1:], 1):
+        if t.shape != first:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 and {list(t.shape)} "
+                f"at entry {i}"
+            )
+    return Stack.apply(*tensors, dim=wrap_dim(dim, len(first) + 1))
+
+
+def _nonempty(tensors, name):
+    tensors = _tensor_list(tensors, name)
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return tensors
+
+
+def hstack(tensors):
+    """Join along dim 1 (dim 0 for 1-d tensors) (see torch.hstack)."""
+    tensors = atleast_1d(_nonempty(tensors, "hstack"))
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def vstack(tensors):
+    """Join along dim 0, after making each tensor at least 2-d (see torch.vstack)."""
+    return cat(atleast_2d(_nonempty(tensors, "vstack")), 0)
+
+
+def row_stack(tensors):
+    """Alias of vstack (see torch.row_stack)."""
+    return cat(atleast_2d(_nonempty(tensors, "row_stack")), 0)
+
+
+def dstack(tensors):
+    """Join along dim 2, after making each tensor at least 3-d (see torch.dstack)."""
+    return cat(atleast_3d(_nonempty(tensors, "dstack")), 2)
+
+
+def column_stack(tensors):
+    """Join as columns: tensors of at most 1 dim become columns (see torch.column_stack)."""
+    tensors = _nonempty(tensors, "column_stack")
+    return hstack([reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t for t in tensors])
+
+
+def flip(input, dims):
+    """Reverse the order along ``dims`` (see torch.flip)."""
+    if isinstance(dims, int):
+        raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not int")
+    return Flip.apply(input, dims=normalize_dims(dims, input.ndim))
+
+
+def fliplr(input):
+    """Reverse the order along dim 1 (see torch.fliplr)."""
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return Flip.apply(input, dims=(1,))
+
+
+def flipud(input):
+    """Reverse the order along dim 0 (see torch.flipud)."""
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return Flip.apply(input, dims=(0,))
+
+
+def roll(input, shifts, dims=None):
+    """Shift elements cyclically along ``dims``, or along the flattened tensor (see torch.roll)."""
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = () if dims is None else (dims,) if isinstance(dims, int) else tuple(dims)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if len(shifts) != len(dims) and not (len(shifts) == 1 and not dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if input.ndim == 0 and dims:
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
+    return Roll.apply(input, shifts=shifts, dims=tuple(wrap_dim(d, input.ndim) for d in dims))
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    """Rotate by ``k`` quarter turns from the first of ``dims`` towards the second (see torch.rot90)."""
+    dims = tuple(dims)
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.ndim < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.ndim}")
+    first, second = wrap_dim(dims[0], input.ndim), wrap_dim(dims[1], input.ndim)
+    if first == second:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
+    return Rot90.apply(input, k=k % 4, dims=(first, second))
+
+
+def repeat(input, repeats):
+    """The tensor tiled ``repeats`` times along each dim (see torch.Tensor.repeat)."""
+    repeats = tuple(int(r) for r in repeats)
+    if len(repeats) < input.ndim:
+        raise RuntimeError(
+            "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+        )
+    padded = (1,) * (len(repeats) - input.ndim) + tuple(input.shape)
+    shape = [r * s for r, s in zip(repeats, padded)]
+    if any(s < 0 for s in shape):
+        negative = next(s for s in shape if s < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: {shape}")
+    return Repeat.apply(input, repeats=repeats)
+
+
+def tile(input, dims):
+    """The tensor tiled ``dims`` times; missing leading counts are 1 (see torch.tile)."""
+    dims = tuple(dims)
+    return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeat each element ``repeats`` times along ``dim`` (see torch.repeat_interleave).
+
+    With a single int64 tensor argument, returns the indices each position repeats, as torch does.
+    """
+    if repeats is None:
+        return _repeat_indices(input)
+    if dim is None:
+        input, dim = flatten(input), 0
+    dim = wrap_dim(dim, input.ndim)
+    size = input.shape[dim] if input.ndim else 1
+    if hasattr(repeats, "_data"):
+        if repeats.ndim > 1:
+            raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+        if repeats.numel() == 1:
+            repeats = expand(reshape(repeats, (1,)), (size,))
+        elif repeats.shape[0] != size:
+            raise RuntimeError(
+                "repeats must have the same size as input along dim, but got "
+                f"repeats.size(0) = {repeats.shape[0]} and input.size(0) = {size}"
+            )
+        return indexing.index_select(input, dim, _repeat_indices(repeats, output_size))
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if output_size is not None and output_size != size * repeats:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {size * repeats} but got {output_size}")
+    # As PyTorch records it: a new dim after ``dim``, expanded, copied, and merged back.
+    shape = list(unsqueeze(input, dim + 1).shape)
+    shape[dim + 1] = repeats
+    return flatten(expand(unsqueeze(input, dim + 1), shape).clone(), dim, dim + 1)
+
+
+def _repeat_indices(repeats, output_size=None):
+    """repeat_interleave of an int64 tensor of counts: index i repeated repeats[i] times."""
+    if repeats.dtype.name not in ("int64", "int32"):
+        raise NotImplementedError(f"\"repeat_interleave_{repeats.device.type}\" not implemented for "
+                                  f"'{repeats.dtype.title}'")
+    xp = array_namespace(repeats.device)
+    counts = repeats._data.reshape(-1)
+    if (counts < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    total = int(counts.sum())
+    if output_size is not None and output_size != total:
+        raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {total} but got {output_size}")
+    return type(repeats)._wrap(xp.repeat(xp.arange(counts.shape[0]), counts).astype(repeats.dtype.numpy))
+
+
+def diag(input, diagonal=0):
+    """A 1-d tensor on a diagonal of a square matrix, or a copy of a matrix's diagonal (see torch.diag)."""
+    if input.ndim == 1:
+        return DiagEmbed.apply(input, offset=diagonal, dim1=0, dim2=1)
+    if input.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+    return Diag.apply(input, diagonal=diagonal)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """Matrices (in dims dim1, dim2) with the last dim of ``input`` on a diagonal (see torch.diag_embed)."""
+    first, second = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
+    if first == second:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return DiagEmbed.apply(input, offset=offset, dim1=first, dim2=second)
+
+
+def tril(input, diagonal=0):
+    """The lower triangle of the last two dims (see torch.tril)."""
+    return Tril.apply(_matrices(input, "tril"), diagonal=diagonal)
+
+
+def triu(input, diagonal=0):
+    """The upper triangle of the last two dims (see torch.triu)."""
+    return Triu.apply(_matrices(input, "triu"), diagonal=diagonal)
+
+
+def _matrices(input, name):
+    if input.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return input
+
+
+def broadcast_tensors(*tensors):
+    """The tensors expanded to their common shape; those already of that shape are returned as they are (see
+    torch.broadcast_tensors)."""
+    for i, t in enumerate(tensors):
+        if not hasattr(t, "_data"):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    shape = _broadcast_shape([t.shape for t in tensors])
+    return tuple(t if t.shape == shape else expand(t, shape) for t in tensors)
+
+
+def _broadcast_shape(shapes):
+    result = ()
+    for shape in shapes:
+        ndim = max(len(result), len(shape))
+        padded_result, padded = (1,) * (ndim - len(result)) + result, (1,) * (ndim - len(shape)) + tuple(shape)
+        if any(a != b and a != 1 and b != 1 for a, b in zip(padded_result, padded)):
+            raise broadcast_error(result, tuple(shape))
+        result = tuple(b if a == 1 else a for a, b in zip(padded_result, padded))
+    return result
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 0-d or 1-d tensors, 'ij' (matrix) or 'xy' (Cartesian) indexing (see torch.meshgrid)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        tensors = tuple(tensors[0])
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if indexing is None:
+        warnings.warn("ndgrad.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'ndgrad.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"ndgrad.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:  # 'xy' is 'ij' with the first two inputs, and so the first two outputs, swapped
+        tensors = (tensors[1], tensors[0], *tensors[2:])
+    shape = tuple(t.numel() for t in tensors)
+    grids = []
+    for i, t in enumerate(tensors):
+        view_shape = [1] * len(tensors)
+        view_shape[i] = -1
+        grids.append(expand(view(t, view_shape), shape))
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def _at_least(tensors, make):
+    if len(tensors) == 1:
+        if isinstance(tensors[0], (tuple, list)):
+            return tuple(make(t) for t in tensors[0])
+        return make(tensors[0])
+    return tuple(make(t) for t in tensors)
+
+
+def atleast_1d(*tensors):
+    """Each tensor viewed with at least 1 dim; one tensor in, one out (see torch.atleast_1d)."""
+    return _at_least(tensors, lambda t: reshape(t, (1,)) if t.ndim == 0 else t)
+
+
+def atleast_2d(*tensors):
+    """Each tensor viewed with at least 2 dims (see torch.atleast_2d)."""
+    return _at_least(tensors, lambda t: reshape(t, (1, 1)) if t.ndim == 0 else unsqueeze(t, 0) if t.ndim == 1 else t)
+
+
+def atleast_3d(*tensors):
+    """Each tensor viewed with at least 3 dims (see torch.atleast_3d)."""
+    def make(t):
+        if t.ndim == 0:
+            return reshape(t, (1, 1, 1))
+        if t.ndim == 1:
+            return unsqueeze(unsqueeze(t, 0), -1)
+        return unsqueeze(t, -1) if t.ndim == 2 else t
+
+    return _at_least(tensors, make)
 
 
 class JoiningMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def flip(self, *dims):
+        return flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+    def fliplr(self):
+        return fliplr(self)
+    def flipud(self):
+        return flipud(self)
+    def roll(self, shifts, dims=None):
+        return roll(self, shifts, dims)
+    def rot90(self, k=1, dims=(0, 1)):
+        return rot90(self, k, dims)
+    def repeat(self, *repeats):
+        return repeat(self, repeats[0] if len(repeats) == 1 and not isinstance(repeats[0], int) else repeats)
+    def tile(self, *dims):
+        return tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        return repeat_interleave(self, repeats, dim, output_size=output_size)
+    def diag(self, diagonal=0):
+        return diag(self, diagonal)
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return diag_embed(self, offset, dim1, dim2)
+    def tril(self, diagonal=0):
+        return tril(self, diagonal)
+    def triu(self, diagonal=0):
+        return triu(self, diagonal)
+    def tril_(self, diagonal=0):
+        return Tril.apply_(_matrices(self, "tril"), diagonal=diagonal)
+    def triu_(self, diagonal=0):
+        return Triu.apply_(_matrices(self, "triu"), diagonal=diagonal)

@@ -3,16 +3,20 @@
 Views share memory with their input, as in PyTorch; their vjps are views or sums of the incoming gradient.
 """
 
+import warnings
+
 import numpy as np
 
 from ndgrad._device import array_namespace
 from ndgrad._device import device as Device
 from ndgrad._dtype import dtype as DType
+from ndgrad._dtype import legacy_type_name
 from ndgrad.ops._broadcast import sum_to
 from ndgrad.ops._op import SHAPE, Op
 
 __all__ = [
     "view", "reshape", "flatten", "transpose", "permute", "t", "squeeze", "unsqueeze", "expand", "clone",
+    "broadcast_to", "swapaxes", "swapdims", "adjoint", "movedim", "moveaxis", "unflatten", "ravel", "diagonal",
 ]
 
 
@@ -195,7 +199,7 @@ class Select(Op):
 
     @staticmethod
     def forward(xp, x, dim, index):
-        return x[(slice(None),) * dim + (index,)]
+        return x[(slice(None),) * dim + (index, Ellipsis)]  # the Ellipsis keeps a 0-d result a view, not a copy
 
     @staticmethod
     def vjp(ctx, grad):
@@ -236,6 +240,48 @@ class IndexBackward(Op):
 
 def _embed(grad, shape, index):
     return IndexBackward.apply(grad, shape=shape, index=index)
+
+
+# ---- diagonals -------------------------------------------------------------------------------------------------
+class Diagonal(Op):
+    """torch.diagonal: the diagonal of dims dim1 and dim2 (shifted by offset), as a new last dim."""
+
+    name, family = "diagonal", SHAPE
+    is_view = True
+
+    @staticmethod
+    def forward(xp, x, offset, dim1, dim2):
+        corner = [slice(None)] * x.ndim
+        corner[dim2 if offset >= 0 else dim1] = slice(abs(offset), None)
+        start = x[tuple(corner)]
+        size = min(start.shape[dim1], start.shape[dim2])
+        rest = [i for i in range(x.ndim) if i not in (dim1, dim2)]
+        shape = tuple(x.shape[i] for i in rest) + (size,)
+        strides = tuple(x.strides[i] for i in rest) + (x.strides[dim1] + x.strides[dim2],)
+        # NOTE: as_strided, not xp.diagonal: NumPy's diagonal is read-only, and a view must take in-place writes.
+        return xp.lib.stride_tricks.as_strided(start, shape, strides)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (diagonal_backward(grad, ctx.input_shapes[0], ctx.offset, ctx.dim1, ctx.dim2),)
+
+
+class DiagonalBackward(Op):
+    """The gradient of a diagonal: zeros of the input's shape with ``grad`` on the diagonal."""
+
+    @staticmethod
+    def forward(xp, grad, shape, offset, dim1, dim2):
+        result = xp.zeros(shape, dtype=grad.dtype)
+        Diagonal.forward(xp, result, offset, dim1, dim2)[...] = grad
+        return result
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Diagonal.apply(grad, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2),)
+
+
+def diagonal_backward(grad, shape, offset, dim1, dim2):
+    return DiagonalBackward.apply(grad, shape=shape, offset=offset, dim1=dim1, dim2=dim2)
 
 
 # ---- copies ----------------------------------------------------------------------------------------------------
@@ -349,7 +395,30 @@ def permute(input, dims):
 
 def reverse_dims(input):
     """Tensor.T: all dims in reverse order."""
+    if input.ndim == 0:
+        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+                      UserWarning, stacklevel=3)
+    elif input.ndim != 2:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+            "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+            "`x.permute(*ndgrad.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+            UserWarning, stacklevel=3,
+        )
     return Permute.apply(input, dims=tuple(range(input.ndim - 1, -1, -1)))
+
+
+def conjugate_transpose(input):
+    """Tensor.H: the transpose of a matrix (real tensors: ndgrad has no conjugation)."""
+    if input.ndim == 0:
+        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=3)
+        return input
+    if input.ndim != 2:
+        advice = " For batches of matrices, consider using tensor.mH" if input.ndim > 2 else ""
+        raise RuntimeError(
+            f"tensor.H is only supported on matrices (2-D tensors). Got {input.ndim}-D tensor.{advice}"
+        )
+    return transpose(input, 0, 1)
 
 
 def squeeze(input, dim=None):
@@ -368,7 +437,8 @@ def expand(input, sizes):
     shape = input.shape
     if len(sizes) < len(shape):
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{[{', '.join(map(str, shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            f"expand({legacy_type_name(input.dtype, input.device.type)}{{[{', '.join(map(str, shape))}]}}, "
+            f"size=[{', '.join(map(str, sizes))}]): "
             "the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
         )
@@ -382,6 +452,98 @@ def expand(input, sizes):
                 f"Tensor sizes: [{', '.join(map(str, shape))}]"
             )
     return Expand.apply(input, shape=target)
+
+
+def broadcast_to(input, size):
+    """``input`` broadcast to ``size`` without copying (see torch.broadcast_to)."""
+    return expand(input, size)
+
+
+def swapaxes(input, axis0, axis1):
+    """Swap two dims; NumPy's name for transpose (see torch.swapaxes)."""
+    return transpose(input, axis0, axis1)
+
+
+def swapdims(input, dim0, dim1):
+    """Swap two dims (see torch.swapdims)."""
+    return transpose(input, dim0, dim1)
+
+
+def adjoint(input):
+    """The transpose of the last two dims (see torch.adjoint)."""
+    return _matrix_transpose(input, "adjoint()", "tensor.adjoint()")
+
+
+def _matrix_transpose(input, name, spelled):
+    """mT, mH and adjoint: the last two dims swapped; 0-d tensors pass through with PyTorch's warning."""
+    if input.ndim == 0:
+        advice = "This function is the identity in these cases." if name == "Tensor.mT" else "Consider using x.conj()."
+        warnings.warn(f"{name} is deprecated on 0-D tensors. {advice}", UserWarning, stacklevel=3)
+        return input
+    if input.ndim < 2:
+        raise RuntimeError(f"{spelled} is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return transpose(input, -2, -1)
+
+
+def movedim(input, source, destination):
+    """Move dims from ``source`` to ``destination`` positions, keeping the others in order (see torch.movedim)."""
+    source = [source] if isinstance(source, int) else list(source)
+    destination = [destination] if isinstance(destination, int) else list(destination)
+    if len(source) != len(destination):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({source} dims) should contain the same number "
+            f"of dims as destination ({destination} dims)"
+        )
+    ndim = input.ndim
+    wrapped_source = [wrap_dim(d, ndim) for d in source]
+    wrapped_destination = [wrap_dim(d, ndim) for d in destination]
+    for dims, wrapped, which in ((source, wrapped_source, "source"), (destination, wrapped_destination, "destination")):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{which}` ({dims})")
+    order = [None] * max(ndim, 1)
+    for s, d in zip(wrapped_source, wrapped_destination):
+        order[d] = s
+    rest = iter(d for d in range(ndim) if d not in wrapped_source)
+    order = tuple(next(rest) if d is None else d for d in order)[:ndim]
+    return Permute.apply(input, dims=order)
+
+
+def moveaxis(input, source, destination):
+    """NumPy's name for movedim (see torch.moveaxis)."""
+    return movedim(input, source, destination)
+
+
+def unflatten(input, dim, sizes):
+    """Split dim ``dim`` into ``sizes`` (one may be -1) (see torch.unflatten)."""
+    sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if input.ndim == 0:
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
+    dim = wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if sizes.count(-1) > 1:
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
+    known = int(np.prod([s for s in sizes if s != -1], dtype=np.int64))
+    if (-1 in sizes and (known == 0 or size % known)) or (-1 not in sizes and known != size):
+        raise RuntimeError(
+            f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} ({size}) in the "
+            "input tensor"
+        )
+    return view(input, input.shape[:dim] + sizes + input.shape[dim + 1 :])
+
+
+def ravel(input):
+    """All elements in one dim: a view of a contiguous input, else a copy (see torch.ravel)."""
+    return view(input.contiguous(), (-1,))
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """A view of the diagonal of dims dim1 and dim2, shifted by ``offset`` (see torch.diagonal)."""
+    first, second = wrap_dim(dim1, input.ndim), wrap_dim(dim2, input.ndim)
+    if first == second:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return Diagonal.apply(input, offset=offset, dim1=first, dim2=second)
 
 
 def clone(input):
@@ -411,6 +573,11 @@ def parse_to_args(tensor, args, kwargs):
 
 def getitem(input, index):
     """Basic indexing (ints, slices, None, Ellipsis) as a chain of view ops, as PyTorch records it."""
+    items = index if isinstance(index, tuple) else (index,)
+    if any(type(item) is bool or not isinstance(item, (int, slice, type(None), type(Ellipsis))) for item in items):
+        from ndgrad.ops import indexing  # tensors, lists, masks, bools: advanced indexing
+
+        return indexing.getitem(input, index)
     if not isinstance(index, tuple):
         index = (index,)
     if index == (Ellipsis,):
@@ -467,7 +634,15 @@ class ShapeMethods:
         return reverse_dims(self)
     @property
     def mT(self):
-        return transpose(self, -2, -1)
+        return _matrix_transpose(self, "Tensor.mT", "tensor.mT")
+    @property
+    def mH(self):
+        return _matrix_transpose(self, "Tensor.mH", "tensor.mH")
+    @property
+    def H(self):
+        return conjugate_transpose(self)
+    def adjoint(self):
+        return adjoint(self)
     def squeeze(self, dim=None):
         return squeeze(self, dim)
     def unsqueeze(self, dim):
@@ -480,3 +655,19 @@ class ShapeMethods:
         return view(self, other.shape)
     def reshape_as(self, other):
         return reshape(self, other.shape)
+    def broadcast_to(self, size):
+        return broadcast_to(self, size)
+    def swapaxes(self, axis0, axis1):
+        return swapaxes(self, axis0, axis1)
+    def swapdims(self, dim0, dim1):
+        return swapdims(self, dim0, dim1)
+    def movedim(self, source, destination):
+        return movedim(self, source, destination)
+    def moveaxis(self, source, destination):
+        return movedim(self, source, destination)
+    def unflatten(self, dim, sizes):
+        return unflatten(self, dim, sizes)
+    def ravel(self):
+        return ravel(self)
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return diagonal(self, offset, dim1, dim2)

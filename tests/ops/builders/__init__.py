@@ -1,9 +1,11 @@
-"""Per-op sample builders, one module per op family module of ndgrad.ops; merged into one BUILDERS dict."""
+"""Per-op sample builders, one module per op family module of ndgrad.ops, merged into one BUILDERS dict.
 
-from . import activation, arithmetic, comparison, indexing, joining, linalg, reduction, scan, shape, transcendental
+Every module in this package is picked up: a new family's builders need only a new module with a BUILDERS dict.
+"""
+
+import importlib
+import pkgutil
 
 BUILDERS = {}
-for _module in (
-    activation, arithmetic, comparison, indexing, joining, linalg, reduction, scan, shape, transcendental,
-):
-    BUILDERS.update(_module.BUILDERS)
+for _module in pkgutil.iter_modules(__path__):
+    BUILDERS.update(importlib.import_module(f"{__name__}.{_module.name}").BUILDERS)

@@ -2,7 +2,7 @@
 
 from ndgrad.ops import shape
 
-from ..samples import C, S, T, function, method, shape_cases
+from ..samples import C, Call, S, T, expression, function, method, shape_cases
 
 BUILDERS = {
     shape.View: lambda op, rng: shape_cases(op, rng, [
@@ -13,6 +13,14 @@ BUILDERS = {
         ((1,), C, method("view", ())),
         ((2, 3, 4), S, method("view", 6, 4)),
         ((3, 4), T, method("view", 3, 2, 1, 2)),
+        ((3, 4), C, function("unflatten", 1, (2, -1))),
+        ((2, 3, 4), T, method("unflatten", -1, (2, 1, 2))),
+        ((3, 4), C, function("ravel")),
+        ((), C, function("atleast_1d")),
+        ((), C, function("atleast_2d")),
+        ((), C, function("atleast_3d")),
+        ((2, 3), C, Call("repeat_interleave($, 2)", lambda lib, x: lib.repeat_interleave(x, 2))),
+        ((2, 3), T, method("repeat_interleave", 3, dim=1)),
     ]),
     shape.Transpose: lambda op, rng: shape_cases(op, rng, [
         ((3, 4), C, function("transpose", 0, 1)),
@@ -22,6 +30,12 @@ BUILDERS = {
         ((), C, function("transpose", 0, -1)),
         ((3, 4), T, function("transpose", 1, 0)),
         ((2, 3, 2), S, function("transpose", 0, 2)),
+        ((2, 3, 4), C, function("swapaxes", 0, -1)),
+        ((3, 4), T, method("swapdims", 1, 0)),
+        ((2, 3, 4), S, function("adjoint")),
+        ((3, 4), C, expression("$.mT", lambda x: x.mT)),
+        ((2, 3, 4), C, expression("$.mH", lambda x: x.mH)),
+        ((3, 4), S, expression("$.H", lambda x: x.H)),
     ]),
     shape.T: lambda op, rng: shape_cases(op, rng, [
         ((3, 4), C, function("t")), ((5,), C, function("t")), ((), C, function("t")), ((3, 4), T, function("t")),
@@ -33,6 +47,10 @@ BUILDERS = {
         ((), C, function("permute", ())),
         ((3, 4), T, function("permute", (1, 0))),
         ((2, 3, 2), S, method("permute", 1, 2, 0)),
+        ((2, 3, 4), C, function("movedim", 0, 2)),
+        ((2, 3, 4), C, function("moveaxis", (0, -1), (-1, 1))),
+        ((2, 3, 4), T, method("movedim", (2, 1, 0), (0, 1, 2))),
+        ((3, 4), C, expression("$.T", lambda x: x.T)),
     ]),
     shape.Squeeze: lambda op, rng: shape_cases(op, rng, [
         ((1, 3, 1, 4), C, function("squeeze")),
@@ -55,13 +73,6 @@ BUILDERS = {
         ((), C, function("squeeze", ())),
         ((1, 3, 2), S, function("squeeze", (0, -1))),
     ]),
-    shape.Unsqueeze: lambda op, rng: shape_cases(op, rng, [
-        ((3, 4), C, function("unsqueeze", 0)),
-        ((3, 4), C, function("unsqueeze", -1)),
-        ((), C, function("unsqueeze", 0)),
-        ((3, 4), T, function("unsqueeze", 1)),
-        ((2, 3, 2), S, method("unsqueeze", -2)),
-    ]),
     shape.Expand: lambda op, rng: shape_cases(op, rng, [
         ((3, 1), C, method("expand", 3, 4)),
         ((4,), C, method("expand", 2, 3, 4)),
@@ -69,5 +80,29 @@ BUILDERS = {
         ((3, 1), C, method("expand", (-1, 4))),
         ((4, 1), T, method("expand", 2, -1, 3)),
         ((1, 3, 2), S, method("expand", 2, -1, -1, 2)),
+        ((3, 1), C, function("broadcast_to", (2, 3, 4))),
+        ((4,), T, method("broadcast_to", (3, 4))),
+        ((3,), C, Call("meshgrid($, indexing='ij')", lambda lib, x: lib.meshgrid(x, indexing="ij"))),
+        ((), C, Call("meshgrid([$], indexing='xy')", lambda lib, x: lib.meshgrid([x], indexing="xy"))),
+    ]),
+    shape.Unsqueeze: lambda op, rng: shape_cases(op, rng, [
+        ((3, 4), C, function("unsqueeze", 0)),
+        ((3, 4), C, function("unsqueeze", -1)),
+        ((), C, function("unsqueeze", 0)),
+        ((3, 4), T, function("unsqueeze", 1)),
+        ((2, 3, 2), S, method("unsqueeze", -2)),
+        ((4,), C, function("atleast_2d")),
+        ((3, 4), S, function("atleast_3d")),
+        ((4,), C, function("atleast_3d")),
+    ]),
+    shape.Diagonal: lambda op, rng: shape_cases(op, rng, [
+        ((3, 4), C, function("diagonal")),
+        ((3, 4), C, function("diagonal", 1)),
+        ((3, 4), C, method("diagonal", -2)),
+        ((2, 3, 4), C, function("diagonal", 1, 0, 2)),
+        ((2, 3, 4), C, function("diagonal", offset=-1, dim1=-1, dim2=0)),
+        ((3, 4), T, method("diagonal", 0, 1, 0)),
+        ((2, 3, 2), S, function("diagonal", 0, -2, -1)),
+        ((7, 6), C, function("diagonal", 6)),  # an empty result: large enough to skip finite differences
     ]),
 }
