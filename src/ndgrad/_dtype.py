@@ -115,6 +115,8 @@ def result_type(operands):
     """
     tiers = [None, None, None]
     for x in operands:
+        if x is None:  # an absent optional operand (clamp without a min) takes no part
+            continue
         if hasattr(x, "_data"):
             d, tier = x.dtype, (0 if x._data.ndim else 1)
         else:

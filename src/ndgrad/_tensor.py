@@ -546,7 +546,7 @@ class Tensor(
         return ops.neg(self)
 
     def __pos__(self):
-        return self
+        return ops.positive(self)
 
     def __abs__(self):
         return ops.abs(self)

@@ -1,5 +1,44 @@
-"""torch.nn.functional's mirror: the activation functions (their ops live in ndgrad.ops.activation)."""
+"""torch.nn.functional's mirror: the activation functions, whose ops live in ndgrad.ops.activation (sigmoid and tanh
+in ndgrad.ops.transcendental). relu, selu and celu take ``inplace`` here, as torch.nn.functional's do."""
 
-from ndgrad.ops.activation import relu
+from ndgrad.ops import activation
+from ndgrad.ops.activation import (
+    celu_,
+    elu,
+    elu_,
+    gelu,
+    hardsigmoid,
+    hardswish,
+    hardtanh,
+    hardtanh_,
+    leaky_relu,
+    leaky_relu_,
+    logsigmoid,
+    mish,
+    relu6,
+    relu_,
+    selu_,
+    silu,
+    softplus,
+    softsign,
+    tanhshrink,
+)
+from ndgrad.ops.transcendental import sigmoid, tanh
 
-__all__ = ["relu"]
+__all__ = [
+    "relu", "relu_", "relu6", "elu", "elu_", "selu", "selu_", "celu", "celu_", "leaky_relu", "leaky_relu_", "gelu",
+    "silu", "mish", "softplus", "softsign", "hardtanh", "hardtanh_", "hardsigmoid", "hardswish", "logsigmoid",
+    "tanhshrink", "sigmoid", "tanh",
+]
+
+
+def relu(input, inplace=False):
+    return relu_(input) if inplace else activation.relu(input)
+
+
+def selu(input, inplace=False):
+    return selu_(input) if inplace else activation.selu(input)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    return celu_(input, alpha) if inplace else activation.celu(input, alpha)

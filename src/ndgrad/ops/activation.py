@@ -1,16 +1,27 @@
-"""Activation functions (relu and friends): elementwise, with PyTorch's gradient at the kinks."""
+"""Activation functions (relu and friends): elementwise, with PyTorch's gradient at the kinks and its node names.
 
-from ndgrad.ops._op import NONZERO, UNARY, Op
+Most live only in torch.nn.functional; ``__all__`` holds those torch also has at top level (torch.relu, ...), and
+ndgrad.nn.functional re-exports the rest. relu6, softsign and tanhshrink are composites, as in PyTorch.
+"""
 
-__all__ = [
-    "relu"
-]
+import math
+
+from ndgrad.ops._op import UNARY, Op
+from ndgrad.ops.arithmetic import abs, where
+from ndgrad.ops.comparison import logical_and
+from ndgrad.ops.special import erfc, special_functions
+from ndgrad.ops.transcendental import Sigmoid, exp, sigmoid, tanh
+
+__all__ = ["relu", "relu_", "selu", "selu_", "celu", "celu_"]
+
+SELU_ALPHA = 1.6732632423543772848170429916717
+SELU_SCALE = 1.0507009873554804934193349852946
 
 
 class Relu(Op):
     """torch.relu: max(x, 0); the gradient at 0 is 0, as PyTorch's."""
 
-    name, family, domain = "relu", UNARY, NONZERO
+    name, family = "relu", UNARY
     saves = ("result",)
 
     @staticmethod
@@ -23,9 +34,374 @@ class Relu(Op):
         return (grad * (result > 0),)
 
 
+class Hardtanh(Op):
+    """F.hardtanh: input clamped to [min_val, max_val]; the gradient is 0 at both ends. F.relu6 is hardtanh(0, 6)."""
+
+    name, family = "hardtanh", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, min_val=-1.0, max_val=1.0):
+        return xp.clip(x, min_val, max_val).astype(x.dtype, copy=False)  # integer tensors stay integer
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * logical_and(x > ctx.min_val, x < ctx.max_val),)
+
+
+class LeakyRelu(Op):
+    """F.leaky_relu: x where x > 0, else negative_slope * x; the gradient at 0 is negative_slope."""
+
+    name, family = "leaky_relu", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, negative_slope=0.01):
+        return xp.where(x > 0, x, x * negative_slope)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (where(x > 0, grad, grad * ctx.negative_slope),)
+
+
+class LeakyReluInPlace(LeakyRelu):
+    """F.leaky_relu_: the input is overwritten, so the rule reads the result (as PyTorch's LeakyReluBackward1)."""
+
+    name = "leaky_relu_"
+    node_name = "LeakyReluBackward1"
+    saves = ("result",)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        if ctx.negative_slope < 0:  # the result's sign no longer tells which side x was on
+            raise RuntimeError(
+                "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
+                "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
+                "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
+                "in-place leakRelu backward calculation with negative slope"
+            )
+        (result,) = ctx.saved_tensors
+        return (where(result > 0, grad, grad * ctx.negative_slope),)
+
+
+class Elu(Op):
+    """F.elu, and torch.selu: scale * x where x > 0, else alpha * scale * (exp(input_scale * x) - 1).
+
+    The gradient at 0 is the negative side's, alpha * scale * input_scale, as PyTorch's.
+    """
+
+    name, family = "elu", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
+        return xp.where(x > 0, x * scale, xp.expm1(x * input_scale) * (alpha * scale))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        negative_side = grad * exp(x * ctx.input_scale) * (ctx.alpha * ctx.scale * ctx.input_scale)
+        return (where(x > 0, grad * ctx.scale, negative_side),)
+
+
+class Celu(Elu):
+    """torch.celu: elu with input_scale = 1 / alpha; PyTorch names its node apart."""
+
+    name = "celu"
+
+
+class EluInPlace(Elu):
+    """F.elu_, torch.selu_: the input is overwritten, so the rule reads the result (as PyTorch's EluBackward1)."""
+
+    name = "elu_"
+    node_name = "EluBackward1"
+    saves = ("result",)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        if ctx.alpha < 0:  # the result's sign no longer tells which side x was on
+            raise RuntimeError(
+                "In-place elu backward calculation is triggered with a negative slope which is not supported. This "
+                "is caused by calling in-place forward function with a negative slope, please call out-of-place "
+                "version instead."
+            )
+        (result,) = ctx.saved_tensors
+        negative_side = grad * (result + ctx.alpha * ctx.scale) * ctx.input_scale  # alpha e^x = result + alpha
+        return (where(result > 0, grad * ctx.scale, negative_side),)
+
+
+class CeluInPlace(EluInPlace):
+    """torch.celu_."""
+
+    name = "celu_"
+    node_name = "CeluBackward1"
+
+
+class Gelu(Op):
+    """F.gelu: x * Phi(x), Phi the standard normal CDF; approximate='tanh' uses PyTorch's tanh formula."""
+
+    name, family = "gelu", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, approximate="none"):
+        if approximate == "tanh":
+            inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x)
+            return 0.5 * x * (1 + xp.tanh(inner))
+        # NOTE: erfc(-x / sqrt 2) rather than 1 + erf(x / sqrt 2), which cancels to 0 for very negative x.
+        return 0.5 * x * special_functions(xp).erfc(x * -math.sqrt(0.5)).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        if ctx.approximate == "tanh":
+            beta, kappa = math.sqrt(2 / math.pi), 0.044715
+            t = tanh((x + x * x * x * kappa) * beta)
+            return (grad * ((t + 1) * 0.5 + x * (1 - t * t) * (x * x * (3 * kappa) + 1) * (0.5 * beta)),)
+        cdf = erfc(x * -math.sqrt(0.5)) * 0.5
+        pdf = exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
+        return (grad * (cdf + x * pdf),)
+
+
+class Silu(Op):
+    """F.silu: x * sigmoid(x)."""
+
+    name, family = "silu", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x):
+        return x * Sigmoid.forward(xp, x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        s = sigmoid(x)
+        return (grad * s * (x * (1 - s) + 1),)
+
+
+class Mish(Op):
+    """F.mish: x * tanh(softplus(x))."""
+
+    name, family = "mish", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x):
+        return x * xp.tanh(xp.logaddexp(0, x))  # logaddexp(0, x) is softplus, without overflow
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        t = tanh(softplus(x))
+        return (grad * (t + x * sigmoid(x) * (1 - t * t)),)
+
+
+class Softplus(Op):
+    """F.softplus: log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (as PyTorch)."""
+
+    name, family = "softplus", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, beta=1.0, threshold=20.0):
+        scaled = x * beta
+        return xp.where(scaled > threshold, x, xp.logaddexp(0, scaled) / beta)  # log(1 + e^x), never overflowing
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        scaled = x * ctx.beta
+        return (where(scaled > ctx.threshold, grad, grad * sigmoid(scaled)),)
+
+
+class Hardsigmoid(Op):
+    """F.hardsigmoid: relu6(x + 3) / 6; the gradient is 0 at -3 and 3."""
+
+    name, family = "hardsigmoid", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.clip(x + 3, 0, 6) / 6
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * logical_and(x > -3, x < 3) / 6,)
+
+
+class Hardswish(Op):
+    """F.hardswish: x * relu6(x + 3) / 6; at -3 the gradient is the left piece's (0), at 3 the right's, as PyTorch's."""
+
+    name, family = "hardswish", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x):
+        return x * xp.clip(x + 3, 0, 6) / 6
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (where(x <= -3, 0.0, where(x < 3, grad * (x / 3 + 0.5), grad)),)
+
+
+class LogSigmoid(Op):
+    """F.logsigmoid: log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|)), which never overflows."""
+
+    name, family = "logsigmoid", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * sigmoid(-x),)
+
+
 # ---- the functions users call --------------------------------------------------------------------------------------
+def _floating(input, kernel):
+    """PyTorch has no integer kernel for most activations, where NumPy would compute in float64 and return it."""
+    if input._data.dtype.kind not in "fc":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
+
+
+def _not_bool(input, message):
+    if input._data.dtype.kind == "b":
+        raise RuntimeError(message)
+
+
 def relu(input):
+    _not_bool(input, "Boolean inputs not supported for relu")
     return Relu.apply(input)
+
+
+def relu_(input):
+    _not_bool(input, "Boolean inputs not supported for relu")
+    return Relu.apply_(input)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    _not_bool(input, "Bool inputs not supported for hardtanh")
+    if inplace:
+        return Hardtanh.apply_(input, min_val=min_val, max_val=max_val)
+    return Hardtanh.apply(input, min_val=min_val, max_val=max_val)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):
+    """min(max(x, 0), 6), recorded as hardtanh (see torch.nn.functional.relu6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    _floating(input, "leaky_relu_cpu")
+    if inplace:
+        return LeakyReluInPlace.apply_(input, negative_slope=negative_slope)
+    return LeakyRelu.apply(input, negative_slope=negative_slope)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    _floating(input, "elu_cpu")
+    if inplace:
+        return EluInPlace.apply_(input, alpha=alpha, scale=1.0, input_scale=1.0)
+    return Elu.apply(input, alpha=alpha, scale=1.0, input_scale=1.0)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def selu(input):
+    """scale * elu(x, alpha) with the self-normalising constants (see torch.selu)."""
+    _floating(input, "elu_cpu")
+    return Elu.apply(input, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
+
+
+def selu_(input):
+    _floating(input, "elu_cpu")
+    return EluInPlace.apply_(input, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
+
+
+def _celu_input_scale(input, alpha):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    _floating(input, "elu_cpu")
+    return 1.0 / alpha
+
+
+def celu(input, alpha=1.0):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (see torch.celu)."""
+    input_scale = _celu_input_scale(input, alpha)
+    return Celu.apply(input, alpha=alpha, scale=1.0, input_scale=input_scale)
+
+
+def celu_(input, alpha=1.0):
+    input_scale = _celu_input_scale(input, alpha)
+    return CeluInPlace.apply_(input, alpha=alpha, scale=1.0, input_scale=input_scale)
+
+
+def gelu(input, *, approximate="none"):
+    """x * Phi(x), or its tanh approximation (see torch.nn.functional.gelu)."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    _floating(input, "GeluKernelImpl")
+    return Gelu.apply(input, approximate=approximate)
+
+
+def silu(input, inplace=False):
+    _floating(input, "silu_cpu")
+    return Silu.apply_(input) if inplace else Silu.apply(input)
+
+
+def mish(input, inplace=False):
+    _floating(input, "mish_cpu")
+    return Mish.apply_(input) if inplace else Mish.apply(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    _floating(input, "softplus_cpu")
+    return Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+def softsign(input):
+    """x / (1 + |x|), a composite as in PyTorch (see torch.nn.functional.softsign)."""
+    return input / (abs(input) + 1)
+
+
+def hardsigmoid(input, inplace=False):
+    _floating(input, "hardsigmoid_cpu")
+    return Hardsigmoid.apply_(input) if inplace else Hardsigmoid.apply(input)
+
+
+def hardswish(input, inplace=False):
+    _floating(input, "hardswish_cpu")
+    return Hardswish.apply_(input) if inplace else Hardswish.apply(input)
+
+
+def logsigmoid(input):
+    _floating(input, "log_sigmoid_cpu")
+    return LogSigmoid.apply(input)
+
+
+def tanhshrink(input):
+    """x - tanh(x), a composite as in PyTorch (see torch.nn.functional.tanhshrink)."""
+    return input - tanh(input)
 
 
 class ActivationMethods:
@@ -35,3 +411,5 @@ class ActivationMethods:
 
     def relu(self):
         return relu(self)
+    def relu_(self):
+        return relu_(self)

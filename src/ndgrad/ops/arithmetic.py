@@ -1,4 +1,4 @@
-"""Arithmetic primitives: + - * / // % ** and their relatives, abs, sign, where, and the in-place fills.
+"""Arithmetic primitives: + - * / // % ** and their relatives, abs, lerp, hypot, and the in-place forms and fills.
 
 Forward works on raw arrays; vjp uses ndgrad ops, so gradients are differentiable. Binary rules return
 gradients of the broadcast shape: the engine sums each back to its input's shape.
@@ -7,13 +7,32 @@ gradients of the broadcast shape: the engine sums each back to its input's shape
 import math
 
 from ndgrad._dtype import bool_, result_type
-from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, UNARY, Op, operand_or_raise
-from ndgrad.ops.comparison import logical_and
+from ndgrad.ops._checks import (
+    check_castable,
+    check_zero_division,
+    first_as_tensor,
+    invalid_combination,
+    is_tensor,
+    kind_checked,
+    promoted_with,
+    refuse_bool,
+    require_kind,
+    require_tensor,
+    zeros_like_grad,
+)
+from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, operand_or_raise
+from ndgrad.ops.comparison import logical_and, where  # noqa: F401 (where: other families import it from here)
+
+# NOTE: rounding.py is the rest of this family (rounding, clamping); re-exported here, its methods a base of ours.
+from ndgrad.ops.rounding import *  # noqa: F403
+from ndgrad.ops.rounding import RoundingMethods, sign
+from ndgrad.ops.rounding import __all__ as _rounding_all
 from ndgrad.ops.transcendental import log
 
 __all__ = [
-    "add", "sub", "rsub", "mul", "div", "reciprocal", "floor_divide", "remainder", "pow", "neg", "abs", "sign",
-    "where"
+    "add", "sub", "subtract", "rsub", "mul", "multiply", "div", "divide", "true_divide", "reciprocal",
+    "floor_divide", "remainder", "fmod", "pow", "neg", "negative", "positive", "abs", "absolute", "lerp", "hypot",
+    *_rounding_all,
 ]
 
 
@@ -254,32 +273,101 @@ class Abs(Op):
         return (grad * sign(x),)
 
 
-class Sign(Op):
-    """torch.sign: -1, 0 or 1; piecewise constant, so its gradient is zero."""
+class DivRounding(Op):
+    """torch.div with rounding_mode 'trunc' or 'floor': piecewise constant, so both gradients are zero."""
 
-    name, family, domain = "sign", UNARY, NONZERO
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.sign(x)
+    name, family, domain = "div", BINARY, NONZERO
+    node_name = "DivBackward2"
 
     @staticmethod
-    def vjp(ctx, grad):
-        return (grad * 0,)
-
-
-class Where(Op):
-    """torch.where(condition, input, other); the condition is a parameter, not an input: it has no gradient."""
-
-    @staticmethod
-    def forward(xp, x, y, condition):
-        return xp.where(condition, x, y)
+    def forward(xp, x, y, rounding_mode):
+        if rounding_mode == "floor":
+            return xp.floor_divide(x, y)
+        if x.dtype.kind in "fc":
+            return xp.trunc(xp.true_divide(x, y))
+        quotient = xp.floor_divide(x, y)  # NOTE: integers have no truncating division: floor, then step toward 0
+        return quotient + ((quotient < 0) & (quotient * y != x))
 
     @staticmethod
     def vjp(ctx, grad):
-        need_x, need_y = ctx.needs_input_grad
-        grad_x = where(ctx.condition, grad, 0.0) if need_x else None
-        return grad_x, (where(ctx.condition, 0.0, grad) if need_y else None)
+        return tuple(zeros_like_grad(grad) if need else None for need in ctx.needs_input_grad)
+
+
+class Fmod(Op):
+    """torch.fmod by a tensor: the result has the sign of the dividend, like C's fmod."""
+
+    name, family, domain = "fmod", BINARY, NONZERO
+    node_name = "FmodBackward1"
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.fmod(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        return grad, -grad * div(x, y, rounding_mode="trunc")
+
+
+class FmodScalar(Fmod):
+    """torch.fmod by a number: x minus a piecewise-constant term, so the gradient is grad."""
+
+    name, family = "fmod", UNARY
+    node_name = "FmodBackward0"
+    saves = ()
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad,)
+
+
+class Lerp(Op):
+    """torch.lerp with a number weight: input + weight * (end - input)."""
+
+    name, family = "lerp", TERNARY  # the samples need the third argument, here a number
+
+    @staticmethod
+    def forward(xp, x, y, weight):
+        # NOTE: PyTorch's two-sided formula: exact at both ends (weight 0 gives input, weight 1 gives end).
+        return x + weight * (y - x) if -0.5 < weight < 0.5 else y - (y - x) * (1 - weight)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return grad * (1 - ctx.weight), grad * ctx.weight
+
+
+class LerpTensor(Op):
+    """torch.lerp with a tensor weight."""
+
+    name, family = "lerp", TERNARY
+    node_name = "LerpBackward1"
+    saves = ("x", "y", "weight")
+
+    @staticmethod
+    def forward(xp, x, y, weight):
+        return xp.where(xp.abs(weight) < 0.5, x + weight * (y - x), y - (y - x) * (1 - weight))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y, weight = ctx.saved_tensors
+        return grad * (1 - weight), grad * weight, grad * (y - x)
+
+
+class Hypot(Op):
+    """torch.hypot: sqrt(x**2 + y**2)."""
+
+    name, family, domain = "hypot", BINARY, NONZERO
+    saves = ("x", "y", "result")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.hypot(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y, result = ctx.saved_tensors
+        return grad * x / result, grad * y / result
 
 
 class Fill(Op):
@@ -316,21 +404,15 @@ def sub(input, other, *, alpha=1):
     return Sub.apply(input, other, alpha=alpha)
 
 
+subtract = sub
+
+
 def rsub(input, other, *, alpha=1):
     """other - alpha * input (see torch.rsub)."""
-    from ndgrad._tensor import Tensor
-
     _check_sub(input, other)
-    if isinstance(other, Tensor):
+    if is_tensor(other):
         return Rsub.apply(input, other, alpha=alpha)
-    return RsubScalar.apply(_promoted_with(input, other), y=other, alpha=alpha)
-
-
-def _promoted_with(tensor, number):
-    """``tensor`` in the dtype that an op with this number computes in, for ops that take the number as a
-    parameter rather than an input (PyTorch gives their nodes no edge for it)."""
-    dtype = result_type((tensor, number))
-    return tensor if dtype is tensor.dtype else tensor.to(dtype)
+    return RsubScalar.apply(promoted_with(input, other), y=other, alpha=alpha)
 
 
 def _check_sub(input, other):
@@ -348,73 +430,200 @@ def _check_sub(input, other):
         )
 
 
-def _refuse_bool(input, other, kernel):
-    """PyTorch has no bool kernel for these ops, where NumPy would silently compute in int8."""
-    if result_type((input, other)) is bool_:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-
-
 def mul(input, other):
     """Elementwise product (see torch.mul)."""
     return Mul.apply(input, other)
 
 
-def div(input, other):
-    """Elementwise true division (see torch.div)."""
-    return Div.apply(input, other)
+multiply = mul
+
+
+def div(input, other, *, rounding_mode=None):
+    """Elementwise division: true, or rounded by 'trunc' or 'floor' (see torch.div)."""
+    input = first_as_tensor(input, other)
+    if rounding_mode is None:
+        return Div.apply(input, other)
+    _check_rounding_mode(input, other, rounding_mode)
+    return DivRounding.apply(input, other, rounding_mode=rounding_mode)
+
+
+def _check_rounding_mode(input, other, rounding_mode):
+    if rounding_mode not in ("trunc", "floor"):
+        raise RuntimeError(
+            f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
+        )
+    refuse_bool(input, other, f"div_{rounding_mode}_cpu")
+    check_zero_division(input, other)
+
+
+divide = div
+
+
+def true_divide(input, other):
+    """Elementwise true division (see torch.true_divide)."""
+    return div(input, other)
 
 
 def reciprocal(input):
+    """1 / input (see torch.reciprocal)."""
     return Reciprocal.apply(input)
 
 
 def floor_divide(input, other):
-    _refuse_bool(input, other, "div_floor_cpu")
+    """Elementwise division rounded down (see torch.floor_divide)."""
+    refuse_bool(input, other, "div_floor_cpu")
+    check_zero_division(input, other)
     return FloorDivide.apply(input, other)
 
 
 def remainder(input, other):
-    from ndgrad._tensor import Tensor
+    """Python's %: the result has the sign of other (see torch.remainder)."""
+    refuse_bool(input, other, "remainder_cpu")
+    check_zero_division(input, other)
+    if is_tensor(other):
+        return Remainder.apply(first_as_tensor(input, other), other)
+    return RemainderScalar.apply(promoted_with(input, other), y=other)
 
-    _refuse_bool(input, other, "remainder_cpu")
-    if isinstance(other, Tensor):
-        return Remainder.apply(input, other)
-    return RemainderScalar.apply(_promoted_with(input, other), y=other)
+
+def fmod(input, other):
+    """C's fmod: the result has the sign of input (see torch.fmod)."""
+    refuse_bool(input, other, "fmod_cpu")
+    check_zero_division(input, other)
+    if is_tensor(other):
+        return Fmod.apply(input, other)
+    return FmodScalar.apply(promoted_with(input, other), y=other)
 
 
 def pow(input, exponent):
     """input ** exponent, for a tensor or number on either side (see torch.pow)."""
-    from ndgrad._tensor import Tensor
-
-    if not isinstance(input, Tensor):
-        _refuse_bool(input, exponent, "pow")
-        return PowScalarBase.apply(_promoted_with(exponent, input), base=input)
-    if isinstance(exponent, Tensor):
-        _refuse_bool(input, exponent, "pow")
+    if not is_tensor(input):
+        refuse_bool(input, exponent, "pow")
+        return PowScalarBase.apply(promoted_with(exponent, input), base=input)
+    if is_tensor(exponent):
+        refuse_bool(input, exponent, "pow")
         return PowTensor.apply(input, exponent)
     if input.dtype is bool_ and isinstance(exponent, bool):
         return input.clone() if exponent else input == input  # PyTorch's shortcuts for x ** 1 and x ** 0
-    return Pow.apply(_promoted_with(input, exponent), exponent=exponent)
+    return Pow.apply(promoted_with(input, exponent), exponent=exponent)
 
 
 def neg(input):
-    return Neg.apply(input)
+    """-input (see torch.neg)."""
+    return Neg.apply(_negatable(input))
+
+
+def _negatable(input):
+    if input.dtype is bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
+            "the `~` or `logical_not()` operator instead."
+        )
+    return input
+
+
+negative = neg
+
+
+def positive(input):
+    """input itself (see torch.positive)."""
+    if input.dtype is bool_:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
 
 
 def abs(input):
-    return Abs.apply(input)
+    """Elementwise absolute value (see torch.abs)."""
+    return Abs.apply(kind_checked(input, "abs_cpu", "iufc"))
 
 
-def sign(input):
-    return Sign.apply(input)
+absolute = abs
 
 
-def where(condition, input, other):
-    """Elements of input where condition holds, else of other (see torch.where)."""
-    return Where.apply(input, other, condition=getattr(condition, "_data", condition))
+def lerp(input, end, weight):
+    """input + weight * (end - input), with a number or tensor weight (see torch.lerp)."""
+    if _lerp_checked(input, end, weight):
+        return LerpTensor.apply(input, end, weight)
+    return Lerp.apply(input, end, weight=weight)
 
 
-class ArithmeticMethods:
+def _lerp_(self, end, weight):
+    if _lerp_checked(self, end, weight):
+        return LerpTensor.apply_(self, end, weight)
+    return Lerp.apply_(self, end, weight=weight)
+
+
+def _lerp_checked(input, end, weight):
+    """PyTorch's checks for lerp; True for the tensor-weight overload."""
+    if not is_tensor(end) or not (is_tensor(weight) or isinstance(weight, (int, float))):
+        raise invalid_combination("lerp", (input, end, weight), (
+            "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+            "Tensor input, Tensor end, Number weight, *, Tensor out = None",
+        ))
+    from ndgrad._tensor import _CPP_TYPE_NAMES
+
+    for label, operand in (("end", end), ("weight", weight)):
+        # NOTE: PyTorch lets a 0-d weight tensor promote like a number: lerp(int, int, 0-d float) is float.
+        if is_tensor(operand) and operand.dtype is not input.dtype and (label == "end" or operand.ndim):
+            raise RuntimeError(
+                f"expected dtype {_CPP_TYPE_NAMES[input.dtype.name]} for `{label}` but got dtype "
+                f"{_CPP_TYPE_NAMES[operand.dtype.name]}"
+            )
+    if is_tensor(weight):
+        require_kind(result_type((input, end, weight)), "lerp_kernel_tensor", "fc")
+        return True
+    require_kind(input.dtype, "lerp_kernel_scalar", "fc")
+    return False
+
+
+def hypot(input, other):
+    """sqrt(input**2 + other**2), elementwise (see torch.hypot)."""
+    require_tensor("hypot", input, "input", 1)
+    return Hypot.apply(input, _hypot_other(input, other, "hypot", 2))
+
+
+def _hypot_other(input, other, function, position):
+    require_tensor(function, other, "other", position)
+    require_kind(result_type((input, other)), "hypot_cpu", "f")
+    return other
+
+
+# ---- in-place forms that need more than Cls.apply_ ------------------------------------------------------------------
+def _number_(cls, self, *others, **params):
+    """An in-place op with number parameters: PyTorch checks the result dtype before computing."""
+    check_castable(self, *others, *(v for v in params.values() if isinstance(v, (int, float, complex))))
+    return cls.apply_(self, *others, **params)
+
+
+def _sub_operand(self, other):
+    _check_sub(self, other)
+    return other
+
+
+def _div_(self, other, rounding_mode):
+    other = operand_or_raise(other)
+    if rounding_mode is None:
+        return Div.apply_(self, other)
+    _check_rounding_mode(self, other, rounding_mode)
+    return DivRounding.apply_(self, other, rounding_mode=rounding_mode)
+
+
+def _remainder_(self, other, tensor_op, number_op, kernel):
+    other = operand_or_raise(other)
+    refuse_bool(self, other, kernel)
+    check_zero_division(self, other)
+    check_castable(self, other)
+    if is_tensor(other) or number_op is None:  # floor_divide has one overload: a number is an input
+        return tensor_op.apply_(self, other)
+    return number_op.apply_(self, y=other)
+
+
+def _pow_(self, exponent):
+    exponent = operand_or_raise(exponent)
+    refuse_bool(self, exponent, "pow")
+    return PowTensor.apply_(self, exponent) if is_tensor(exponent) else _number_(Pow, self, exponent=exponent)
+
+
+class ArithmeticMethods(RoundingMethods):
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
@@ -423,28 +632,70 @@ class ArithmeticMethods:
         return add(self, other, alpha=alpha)
     def sub(self, other, *, alpha=1):
         return sub(self, other, alpha=alpha)
+    subtract = sub
     def mul(self, other):
         return mul(self, other)
-    def div(self, other):
+    multiply = mul
+    def div(self, other, *, rounding_mode=None):
+        return div(self, other, rounding_mode=rounding_mode)
+    divide = div
+    def true_divide(self, other):
         return div(self, other)
+    def floor_divide(self, other):
+        return floor_divide(self, other)
+    def remainder(self, other):
+        return remainder(self, other)
+    def fmod(self, other):
+        return fmod(self, other)
     def pow(self, exponent):
         return pow(self, exponent)
     def neg(self):
         return neg(self)
+    negative = neg
+    def positive(self):
+        return positive(self)
     def abs(self):
         return abs(self)
+    absolute = abs
     def reciprocal(self):
         return reciprocal(self)
-    def sign(self):
-        return sign(self)
+    def lerp(self, end, weight):
+        return lerp(self, end, weight)
+    def hypot(self, other):
+        return hypot(self, other)
     def add_(self, other, *, alpha=1):
         return Add.apply_(self, operand_or_raise(other), alpha=alpha)
     def sub_(self, other, *, alpha=1):
-        return Sub.apply_(self, operand_or_raise(other), alpha=alpha)
+        return Sub.apply_(self, _sub_operand(self, operand_or_raise(other)), alpha=alpha)
+    subtract_ = sub_
     def mul_(self, other):
         return Mul.apply_(self, operand_or_raise(other))
-    def div_(self, other):
+    multiply_ = mul_
+    def div_(self, other, *, rounding_mode=None):
+        return _div_(self, other, rounding_mode)
+    divide_ = div_
+    def true_divide_(self, other):
         return Div.apply_(self, operand_or_raise(other))
+    def floor_divide_(self, other):
+        return _remainder_(self, other, FloorDivide, None, "div_floor_cpu")
+    def remainder_(self, other):
+        return _remainder_(self, other, Remainder, RemainderScalar, "remainder_cpu")
+    def fmod_(self, other):
+        return _remainder_(self, other, Fmod, FmodScalar, "fmod_cpu")
+    def pow_(self, exponent):
+        return _pow_(self, exponent)
+    def neg_(self):
+        return Neg.apply_(_negatable(self))
+    negative_ = neg_
+    def abs_(self):
+        return Abs.apply_(kind_checked(self, "abs_cpu", "iufc"))
+    absolute_ = abs_
+    def reciprocal_(self):
+        return Reciprocal.apply_(self)
+    def lerp_(self, end, weight):
+        return _lerp_(self, end, weight)
+    def hypot_(self, other):
+        return Hypot.apply_(self, _hypot_other(self, other, "hypot_", 1))
     def zero_(self):
         return Zero.apply_(self)
     def fill_(self, value):

@@ -1,13 +1,22 @@
-"""Comparisons and logical ops: their results are bool and never require grad."""
+"""Comparisons, logical and bitwise ops (results never require grad), and the selections made by comparing:
+where, maximum/minimum and fmax/fmin, whose gradients follow PyTorch's conventions at ties and NaNs."""
 
-from ndgrad.ops._op import Op
+from ndgrad._dtype import bool_, get_default_dtype, result_type, uint8
+from ndgrad.ops._checks import as_tensor, check_castable, first_as_tensor, is_tensor, require_tensor
+from ndgrad.ops._op import BINARY, TERNARY, Op, operand, operand_or_raise
 
 __all__ = [
-    "logical_and", "eq", "ne", "lt", "le", "gt", "ge"
+    "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal", "less", "less_equal", "not_equal",
+    "isnan", "isinf", "isposinf", "isneginf", "isfinite", "isreal", "isclose", "allclose", "equal",
+    "logical_and", "logical_or", "logical_xor", "logical_not",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift",
+    "where", "maximum", "minimum", "fmax", "fmin",
 ]
 
 
 class _Comparison(Op):
+    """Ops whose results are bool or integer: never recorded, never differentiated."""
+
     differentiable = False
 
 
@@ -35,41 +44,390 @@ class Ge(_Comparison):
     forward = staticmethod(lambda xp, x, y: xp.greater_equal(x, y))
 
 
+def _inexact(test, fill):
+    """A floating-point test; integer and bool elements are all finite numbers, so the answer is ``fill``."""
+    return staticmethod(lambda xp, x: test(xp)(x) if x.dtype.kind in "fc" else xp.full(x.shape, fill))
+
+
+class IsNan(_Comparison):
+    forward = _inexact(lambda xp: xp.isnan, False)
+
+
+class IsInf(_Comparison):
+    forward = _inexact(lambda xp: xp.isinf, False)
+
+
+class IsPosInf(_Comparison):
+    forward = _inexact(lambda xp: xp.isposinf, False)
+
+
+class IsNegInf(_Comparison):
+    forward = _inexact(lambda xp: xp.isneginf, False)
+
+
+class IsFinite(_Comparison):
+    forward = _inexact(lambda xp: xp.isfinite, True)
+
+
+class IsReal(_Comparison):
+    forward = staticmethod(lambda xp, x: xp.isreal(x))
+
+
+class IsClose(_Comparison):
+    """torch.isclose: |x - y| <= atol + rtol * |y|, with equal infinities (and NaNs if asked) close."""
+
+    @staticmethod
+    def forward(xp, x, y, rtol, atol, equal_nan):
+        close = xp.equal(x, y)
+        if equal_nan:
+            close |= xp.isnan(x) & xp.isnan(y)
+        if rtol == 0 and atol == 0:
+            return close
+        if x.dtype.kind not in "fc":
+            x, y = x.astype(get_default_dtype().numpy), y.astype(get_default_dtype().numpy)
+        error = xp.abs(x - y)
+        return close | (xp.isfinite(error) & (error <= atol + xp.abs(rtol * y)))
+
+
 class LogicalAnd(_Comparison):
     forward = staticmethod(lambda xp, x, y: xp.logical_and(x, y))
 
 
+class LogicalOr(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.logical_or(x, y))
+
+
+class LogicalXor(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.logical_xor(x, y))
+
+
+class LogicalNot(_Comparison):
+    forward = staticmethod(lambda xp, x: xp.logical_not(x))
+
+
+class BitwiseAnd(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.bitwise_and(x, y))
+
+
+class BitwiseOr(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.bitwise_or(x, y))
+
+
+class BitwiseXor(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.bitwise_xor(x, y))
+
+
+class BitwiseNot(_Comparison):
+    forward = staticmethod(lambda xp, x: xp.invert(x))
+
+
+# NOTE: NumPy, like PyTorch, gives 0 (or -1 for negative values shifted right) for shifts by a negative amount or
+# by at least the bit width, rather than C's undefined behaviour.
+class BitwiseLeftShift(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.left_shift(x, y))
+
+
+class BitwiseRightShift(_Comparison):
+    forward = staticmethod(lambda xp, x, y: xp.right_shift(x, y))
+
+
+# ---- selections: differentiable ----------------------------------------------------------------------------------
+class Where(Op):
+    """torch.where(condition, input, other); the condition is a parameter, not an input: it has no gradient."""
+
+    name, family = "where", TERNARY
+
+    @staticmethod
+    def forward(xp, x, y, condition):
+        return xp.where(condition, x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        need_x, need_y = ctx.needs_input_grad
+        grad_x = Where.apply(grad, 0.0, condition=ctx.condition) if need_x else None
+        return grad_x, (Where.apply(0.0, grad, condition=ctx.condition) if need_y else None)
+
+
+class Maximum(Op):
+    """torch.maximum: NaN wins; at a tie each side gets half the gradient."""
+
+    name, family = "maximum", BINARY
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.maximum(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        shared = where(x == y, grad / 2, grad)
+        return where(x < y, 0.0, shared), where(x > y, 0.0, shared)
+
+
+class Minimum(Maximum):
+    """torch.minimum: NaN wins; at a tie each side gets half the gradient."""
+
+    name = "minimum"
+    forward = staticmethod(lambda xp, x, y: xp.minimum(x, y))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        shared = where(x == y, grad / 2, grad)
+        return where(x > y, 0.0, shared), where(x < y, 0.0, shared)
+
+
+class Fmax(Op):
+    """torch.fmax: NaN loses to a number; at a tie the whole gradient goes to input."""
+
+    name, family = "fmax", BINARY
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.fmax(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        input_wins = logical_or(x >= y, isnan(y))
+        return where(input_wins, grad, 0.0), where(input_wins, 0.0, grad)
+
+
+class Fmin(Fmax):
+    """torch.fmin: NaN loses to a number; at a tie the whole gradient goes to input."""
+
+    name = "fmin"
+    forward = staticmethod(lambda xp, x, y: xp.fmin(x, y))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        input_wins = logical_or(x <= y, isnan(y))
+        return where(input_wins, grad, 0.0), where(input_wins, 0.0, grad)
+
+
 # ---- the functions users call --------------------------------------------------------------------------------------
-def logical_and(input, other):
-    return LogicalAnd.apply(input, other)
-
-
 def eq(input, other):
+    """Elementwise ==, a bool tensor (see torch.eq)."""
     return Eq.apply(input, other)
 
 
 def ne(input, other):
+    """Elementwise != (see torch.ne)."""
     return Ne.apply(input, other)
 
 
 def lt(input, other):
+    """Elementwise < (see torch.lt)."""
     return Lt.apply(input, other)
 
 
 def le(input, other):
+    """Elementwise <= (see torch.le)."""
     return Le.apply(input, other)
 
 
 def gt(input, other):
+    """Elementwise > (see torch.gt)."""
     return Gt.apply(input, other)
 
 
 def ge(input, other):
+    """Elementwise >= (see torch.ge)."""
     return Ge.apply(input, other)
 
 
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+def isnan(input):
+    """True where input is NaN (see torch.isnan)."""
+    return IsNan.apply(input)
+
+
+def isinf(input):
+    """True where input is +inf or -inf (see torch.isinf)."""
+    return IsInf.apply(input)
+
+
+def isposinf(input):
+    """True where input is +inf (see torch.isposinf)."""
+    return IsPosInf.apply(input)
+
+
+def isneginf(input):
+    """True where input is -inf (see torch.isneginf)."""
+    return IsNegInf.apply(input)
+
+
+def isfinite(input):
+    """True where input is neither infinite nor NaN (see torch.isfinite)."""
+    return IsFinite.apply(input)
+
+
+def isreal(input):
+    """True where input has no imaginary part (see torch.isreal)."""
+    return IsReal.apply(input)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Elementwise closeness within atol + rtol * |other| (see torch.isclose)."""
+    require_tensor("isclose", input, "input", 1)
+    require_tensor("isclose", other, "other", 2)
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"{input.dtype.title} did not match {other.dtype.title}")
+    for label, value in (("rtol", rtol), ("atol", atol)):
+        if value < 0:
+            raise RuntimeError(f"{label} must be greater than or equal to zero, but got {value:g}")
+    return IsClose.apply(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether every element is close, a Python bool (see torch.allclose)."""
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+def equal(input, other):
+    """Whether both have the same shape and elements, a Python bool (see torch.equal)."""
+    require_tensor("equal", input, "input", 1)
+    require_tensor("equal", other, "other", 2)
+    return input.shape == other.shape and bool(eq(input, other)._data.all())
+
+
+def logical_and(input, other):
+    """Elementwise logical and, a bool tensor (see torch.logical_and)."""
+    require_tensor("logical_and", other, "other", 2)
+    return LogicalAnd.apply(input, other)
+
+
+def logical_or(input, other):
+    """Elementwise logical or (see torch.logical_or)."""
+    require_tensor("logical_or", other, "other", 2)
+    return LogicalOr.apply(input, other)
+
+
+def logical_xor(input, other):
+    """Elementwise logical exclusive or (see torch.logical_xor)."""
+    require_tensor("logical_xor", other, "other", 2)
+    return LogicalXor.apply(input, other)
+
+
+def logical_not(input):
+    """Elementwise logical not (see torch.logical_not)."""
+    return LogicalNot.apply(input)
+
+
+def _integral(kernel, *operands):
+    """Bitwise ops have integer and bool kernels only; a shift has no bool kernel either."""
+    dtype = result_type(operands)
+    if dtype._category > 1 or (dtype is bool_ and "shift" in kernel):
+        raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dtype.title}'")
+
+
+def bitwise_and(input, other):
+    """Elementwise bitwise and of integer or bool tensors (see torch.bitwise_and)."""
+    _integral("bitwise_and", input, other)
+    return BitwiseAnd.apply(first_as_tensor(input, other), other)
+
+
+def bitwise_or(input, other):
+    """Elementwise bitwise or (see torch.bitwise_or)."""
+    _integral("bitwise_or", input, other)
+    return BitwiseOr.apply(first_as_tensor(input, other), other)
+
+
+def bitwise_xor(input, other):
+    """Elementwise bitwise exclusive or (see torch.bitwise_xor)."""
+    _integral("bitwise_xor", input, other)
+    return BitwiseXor.apply(first_as_tensor(input, other), other)
+
+
+def bitwise_not(input):
+    """Elementwise bitwise not; logical not for bool (see torch.bitwise_not)."""
+    _integral("bitwise_not", input)
+    return BitwiseNot.apply(input)
+
+
+def bitwise_left_shift(input, other):
+    """input shifted left by other bits (see torch.bitwise_left_shift)."""
+    _integral("lshift", input, other)
+    return BitwiseLeftShift.apply(first_as_tensor(input, other), other)
+
+
+def bitwise_right_shift(input, other):
+    """input shifted right by other bits, keeping the sign (see torch.bitwise_right_shift)."""
+    _integral("rshift", input, other)
+    return BitwiseRightShift.apply(first_as_tensor(input, other), other)
+
+
+def where(condition, input, other):
+    """Elements of input where condition holds, else of other (see torch.where)."""
+    require_tensor("where", condition, "condition", 1)
+    if condition.dtype is uint8:
+        import warnings
+
+        warnings.warn(
+            "where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
+            "version of PyTorch. Use a boolean condition instead.", UserWarning, stacklevel=2,
+        )
+        condition = condition != 0
+    elif condition.dtype is not bool_:
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype {condition.dtype.title}"
+        )
+    if not is_tensor(input) and not is_tensor(other):
+        input = as_tensor(input, result_type((input, other)), condition)
+    return Where.apply(input, other, condition=condition._data)
+
+
+def _selection(function, cls, input, other):
+    require_tensor(function, input, "input", 1)
+    require_tensor(function, other, "other", 2)
+    return cls.apply(input, other)
+
+
+def maximum(input, other):
+    """Elementwise maximum; NaN propagates (see torch.maximum)."""
+    return _selection("maximum", Maximum, input, other)
+
+
+def minimum(input, other):
+    """Elementwise minimum; NaN propagates (see torch.minimum)."""
+    return _selection("minimum", Minimum, input, other)
+
+
+def fmax(input, other):
+    """Elementwise maximum that ignores a NaN (see torch.fmax)."""
+    return _selection("fmax", Fmax, input, other)
+
+
+def fmin(input, other):
+    """Elementwise minimum that ignores a NaN (see torch.fmin)."""
+    return _selection("fmin", Fmin, input, other)
+
+
+def _operator(function, other):
+    """A binary operator: NotImplemented for operand types Tensor does not take (Python then raises TypeError)."""
+    other = operand(other)
+    return NotImplemented if other is None else function(other)
+
+
+def _logical_(cls, function, self, other):
+    require_tensor(function + "_", other, "other", 1)
+    return cls.apply_(self, other)
+
+
+def _bitwise_(cls, kernel, self, *other):
+    other = tuple(operand_or_raise(x) for x in other)
+    check_castable(self, *other)
+    _integral(kernel, self, *other)
+    return cls.apply_(self, *other)
+
+
 class ComparisonMethods:
-    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
+    """The Tensor methods and bitwise operators of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
@@ -85,3 +443,117 @@ class ComparisonMethods:
         return gt(self, other)
     def ge(self, other):
         return ge(self, other)
+    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+    def eq_(self, other):
+        return Eq.apply_(self, operand_or_raise(other))
+    def ne_(self, other):
+        return Ne.apply_(self, operand_or_raise(other))
+    def lt_(self, other):
+        return Lt.apply_(self, operand_or_raise(other))
+    def le_(self, other):
+        return Le.apply_(self, operand_or_raise(other))
+    def gt_(self, other):
+        return Gt.apply_(self, operand_or_raise(other))
+    def ge_(self, other):
+        return Ge.apply_(self, operand_or_raise(other))
+    greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+    def isnan(self):
+        return isnan(self)
+    def isinf(self):
+        return isinf(self)
+    def isposinf(self):
+        return isposinf(self)
+    def isneginf(self):
+        return isneginf(self)
+    def isfinite(self):
+        return isfinite(self)
+    def isreal(self):
+        return isreal(self)
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return isclose(self, other, rtol, atol, equal_nan)
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return allclose(self, other, rtol, atol, equal_nan)
+    def equal(self, other):
+        return equal(self, other)
+    def logical_and(self, other):
+        return logical_and(self, other)
+    def logical_or(self, other):
+        return logical_or(self, other)
+    def logical_xor(self, other):
+        return logical_xor(self, other)
+    def logical_not(self):
+        return logical_not(self)
+    def logical_and_(self, other):
+        return _logical_(LogicalAnd, "logical_and", self, other)
+    def logical_or_(self, other):
+        return _logical_(LogicalOr, "logical_or", self, other)
+    def logical_xor_(self, other):
+        return _logical_(LogicalXor, "logical_xor", self, other)
+    def logical_not_(self):
+        return LogicalNot.apply_(self)
+    def bitwise_and(self, other):
+        return bitwise_and(self, other)
+    def bitwise_or(self, other):
+        return bitwise_or(self, other)
+    def bitwise_xor(self, other):
+        return bitwise_xor(self, other)
+    def bitwise_not(self):
+        return bitwise_not(self)
+    def bitwise_left_shift(self, other):
+        return bitwise_left_shift(self, other)
+    def bitwise_right_shift(self, other):
+        return bitwise_right_shift(self, other)
+    def bitwise_and_(self, other):
+        return _bitwise_(BitwiseAnd, "bitwise_and", self, other)
+    def bitwise_or_(self, other):
+        return _bitwise_(BitwiseOr, "bitwise_or", self, other)
+    def bitwise_xor_(self, other):
+        return _bitwise_(BitwiseXor, "bitwise_xor", self, other)
+    def bitwise_not_(self):
+        return _bitwise_(BitwiseNot, "bitwise_not", self)
+    def bitwise_left_shift_(self, other):
+        return _bitwise_(BitwiseLeftShift, "lshift", self, other)
+    def bitwise_right_shift_(self, other):
+        return _bitwise_(BitwiseRightShift, "rshift", self, other)
+    def __and__(self, other):
+        return _operator(self.bitwise_and, other)
+    __rand__ = __and__
+    def __or__(self, other):
+        return _operator(self.bitwise_or, other)
+    __ror__ = __or__
+    def __xor__(self, other):
+        return _operator(self.bitwise_xor, other)
+    __rxor__ = __xor__
+    def __lshift__(self, other):
+        return _operator(self.bitwise_left_shift, other)
+    def __rlshift__(self, other):
+        return _operator(lambda number: bitwise_left_shift(number, self), other)
+    def __rshift__(self, other):
+        return _operator(self.bitwise_right_shift, other)
+    def __rrshift__(self, other):
+        return _operator(lambda number: bitwise_right_shift(number, self), other)
+    def __invert__(self):
+        if self.dtype._category > 1:
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return bitwise_not(self)
+    def __iand__(self, other):
+        return self.bitwise_and_(other)
+    def __ior__(self, other):
+        return self.bitwise_or_(other)
+    def __ixor__(self, other):
+        return self.bitwise_xor_(other)
+    def __ilshift__(self, other):
+        return self.bitwise_left_shift_(other)
+    def __irshift__(self, other):
+        return self.bitwise_right_shift_(other)
+    def where(self, condition, other):
+        return where(condition, self, other)
+    def maximum(self, other):
+        return maximum(self, other)
+    def minimum(self, other):
+        return minimum(self, other)
+    def fmax(self, other):
+        return fmax(self, other)
+    def fmin(self, other):
+        return fmin(self, other)
+

@@ -1,11 +1,563 @@
-"""Indexing: advanced getitem and setitem, gather/scatter and index_* ops, masks, sorting and searching."""
+"""Indexing: advanced getitem and setitem, index_put, the masked_* ops, take/put, copy_. Index and mask arrays are
+keyword parameters, never inputs: no gradient, no promotion. Re-exports ndgrad.ops.gather_scatter and .sorting."""
 
-from ndgrad.ops._op import Op  # noqa: F401
+import numpy as np
 
-__all__ = []
+from ndgrad._dtype import bool_, uint8
+from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._op import INDEXING, Op
+from ndgrad.ops.gather_scatter import *  # noqa: F403
+from ndgrad.ops.gather_scatter import GatherScatterMethods, _check_bounds, _run, _zeros
+from ndgrad.ops.gather_scatter import __all__ as _gather_scatter_all
+from ndgrad.ops.shape import Select, Slice, Unsqueeze
+from ndgrad.ops.sorting import *  # noqa: F403
+from ndgrad.ops.sorting import SortingMethods
+from ndgrad.ops.sorting import __all__ as _sorting_all
+
+__all__ = [
+    "index_put", "index_put_", "masked_fill", "masked_scatter", "masked_select", "take", "put",
+    *_gather_scatter_all, *_sorting_all,
+]
 
 
-class IndexingMethods:
+def _full(indices):
+    return tuple(slice(None) if i is None else i for i in indices)
+
+
+# ---- advanced indexing -----------------------------------------------------------------------------------------
+class Index(Op):
+    """``x[indices]``, one index array (or None: the whole dim) per leading dim; repeated indices accumulate."""
+
+    name, family = "__getitem__", INDEXING
+
+    @staticmethod
+    def forward(xp, x, indices):
+        return x[_full(indices)]
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (IndexPut.apply(_zeros(ctx.input_shapes[0], grad), grad, indices=ctx.indices, accumulate=True),)
+
+
+class IndexPut(Op):
+    """torch.index_put: ``values`` written at ``indices``, or added there if accumulate."""
+
+    name, family = "index_put", INDEXING
+
+    @staticmethod
+    def forward(xp, x, values, indices, accumulate):
+        out = x.copy()
+        if accumulate:
+            xp.add.at(out, _full(indices), values)
+        else:
+            out[_full(indices)] = values
+        return out
+
+    @staticmethod
+    def vjp(ctx, grad):
+        need_x, need_values = ctx.needs_input_grad
+        grad_x = grad
+        if need_x and not ctx.accumulate:
+            grad_x = IndexPut.apply(grad, _zeros((), grad), indices=ctx.indices, accumulate=False)
+        return grad_x, (Index.apply(grad, indices=ctx.indices) if need_values else None)
+
+
+# ---- masks -----------------------------------------------------------------------------------------------------
+def _masked(x, mask, value):
+    """masked_fill inside rules: ``mask`` a bool Tensor or array."""
+    return MaskedFill.apply(x, mask=getattr(mask, "_data", mask), value=value)
+
+
+class MaskedFill(Op):
+    """torch.masked_fill with a number ``value``; x and mask broadcast together."""
+
+    name, family = "masked_fill", INDEXING
+
+    @staticmethod
+    def forward(xp, x, mask, value):
+        return xp.where(mask, xp.asarray(value).astype(x.dtype), x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (MaskedFill.apply(grad, mask=ctx.mask, value=0),)
+
+
+class MaskedFillTensor(Op):
+    """torch.masked_fill with a 0-d tensor ``value``, which gets the sum of the gradient where the mask holds."""
+
+    name, family = "masked_fill", INDEXING
+    node_name = "MaskedFillBackward1"
+
+    @staticmethod
+    def forward(xp, x, value, mask):
+        return xp.where(mask, value, x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        need_x, need_value = ctx.needs_input_grad
+        grad_x = MaskedFill.apply(grad, mask=ctx.mask, value=0) if need_x else None
+        return grad_x, (MaskedFill.apply(grad, mask=~ctx.mask, value=0).sum() if need_value else None)
+
+
+class MaskedScatter(Op):
+    """torch.masked_scatter: source's first elements, in order, written where the mask holds."""
+
+    name, family = "masked_scatter", INDEXING
+
+    @staticmethod
+    def forward(xp, x, source, mask):
+        shape = xp.broadcast_shapes(x.shape, mask.shape)
+        out, mask = xp.broadcast_to(x, shape).copy(), xp.broadcast_to(mask, shape)
+        out[mask] = source.reshape(-1)[: int(mask.sum())]
+        return out
+
+    @staticmethod
+    def vjp(ctx, grad):
+        need_x, need_source = ctx.needs_input_grad
+        grad_x = MaskedFill.apply(grad, mask=ctx.mask, value=0) if need_x else None
+        if not need_source:
+            return grad_x, None
+        from ndgrad._creation import arange
+
+        selected = MaskedSelect.apply(grad, mask=ctx.mask)  # source's elements past the selected ones get zero
+        positions = arange(selected.shape[0], device=grad.device)._data
+        return grad_x, Put.apply(_zeros(ctx.input_shapes[1], grad), selected, index=positions, accumulate=False)
+
+
+class MaskedSelect(Op):
+    """torch.masked_select: the elements where the mask holds, as a 1-d tensor; x and mask broadcast together."""
+
+    name, family = "masked_select", INDEXING
+
+    @staticmethod
+    def forward(xp, x, mask):
+        shape = xp.broadcast_shapes(x.shape, mask.shape)
+        return xp.broadcast_to(x, shape)[xp.broadcast_to(mask, shape)]
+
+    @staticmethod
+    def vjp(ctx, grad):
+        shape = np.broadcast_shapes(ctx.input_shapes[0], ctx.mask.shape)
+        return (MaskedScatter.apply(_zeros(shape, grad), grad, mask=ctx.mask),)
+
+
+# ---- flat positions --------------------------------------------------------------------------------------------
+class Take(Op):
+    """torch.take: elements at flat positions of x (as if it were 1-d)."""
+
+    name, family = "take", INDEXING
+
+    @staticmethod
+    def forward(xp, x, index):
+        return x.reshape(-1)[index]
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Put.apply(_zeros(ctx.input_shapes[0], grad), grad, index=ctx.index, accumulate=True),)
+
+
+class Put(Op):
+    """torch.put: source written (or added, if accumulate) at flat positions of x."""
+
+    name, family = "put", INDEXING
+
+    @staticmethod
+    def forward(xp, x, source, index, accumulate):
+        out = x.copy()  # C order, so that the flat view below is out itself
+        if accumulate:
+            xp.add.at(out.reshape(-1), index.reshape(-1), source.reshape(-1))
+        else:
+            out.reshape(-1)[index.reshape(-1)] = source.reshape(-1)
+        return out
+
+    @staticmethod
+    def vjp(ctx, grad):
+        need_x, need_source = ctx.needs_input_grad
+        grad_x = grad
+        if need_x and not ctx.accumulate:
+            grad_x = Put.apply(grad, _zeros((), grad), index=ctx.index, accumulate=False)
+        grad_source = Take.apply(grad, index=ctx.index).reshape(ctx.input_shapes[1]) if need_source else None
+        return grad_x, grad_source
+
+
+class Copy(Op):
+    """Tensor.copy_: src's values, broadcast to x's shape; x's old values get a zero gradient."""
+
+    name, family = "copy_", INDEXING
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(xp, x, src):
+        return xp.broadcast_to(src, x.shape).astype(x.dtype, copy=True)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        need_x, need_src = ctx.needs_input_grad
+        return (_zeros(grad.shape, grad) if need_x else None), grad
+
+
+# ---- reading an index as PyTorch does --------------------------------------------------------------------------
+def _items(index):
+    """The index as a tuple of items: a list holding sequences, slices, None or ... counts as a tuple (as in torch)."""
+    from ndgrad._tensor import Tensor
+
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and len(index) < 32 and any(
+        isinstance(item, (Tensor, np.ndarray, list, tuple, slice)) or item is None or item is Ellipsis
+        for item in index
+    ):
+        return tuple(index)
+    return (index,)
+
+
+def _as_index(item, like):
+    """Lists and NumPy arrays become tensors on ``like``'s device; NumPy integers become ints."""
+    from ndgrad._creation import tensor
+    from ndgrad._tensor import Tensor
+
+    if isinstance(item, np.integer):
+        return int(item)
+    if isinstance(item, np.ndarray):
+        return tensor(item, device=like.device)
+    if isinstance(item, (list, tuple)):
+        return tensor(item, device=like.device) if len(item) else tensor(item, dtype=np.int64, device=like.device)
+    if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor)):
+        return item
+    raise IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
+        f"(got {type(item).__name__})"
+    )
+
+
+def _consumed(item):
+    """How many of the tensor's dims an index item uses up."""
+    if item is None or item is Ellipsis or type(item) is bool:
+        return 0
+    if hasattr(item, "_data") and item.dtype in (bool_, uint8):
+        return item.ndim
+    return 1
+
+
+def _is_mask(item):
+    return item.dtype in (bool_, uint8)
+
+
+def _parse(input, index):
+    """Apply the basic items (ints, slices, None, ...) as views, as PyTorch does first; return that view and the
+    index array (or None) per leading dim of it that advanced indexing then uses, or None if there is none."""
+    items = [_as_index(item, input) for item in _items(index)]
+    consumed = sum(_consumed(item) for item in items)
+    if consumed > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
+    result, dim, indices = input, 0, {}
+    for item in items:
+        if item is Ellipsis:
+            dim += input.ndim - consumed
+            consumed = input.ndim  # a second Ellipsis adds nothing
+        elif item is None:
+            result = Unsqueeze.apply(result, dim=dim)
+            dim += 1
+        elif type(item) is bool or (hasattr(item, "_data") and item.ndim == 0 and _is_mask(item)):
+            # a 0-d mask: a new dim of size 1, kept (True) or emptied (False) by an index on it
+            result = Unsqueeze.apply(result, dim=dim)
+            indices[dim] = _xp(result).zeros(int(bool(item)), dtype=np.int64)
+            dim += 1
+        elif isinstance(item, int) or (hasattr(item, "_data") and item.ndim == 0 and item.dtype._category == 1):
+            item = int(item)
+            size = result.shape[dim]
+            if not -size <= item < size:
+                raise IndexError(f"index {item} is out of bounds for dimension {dim} with size {size}")
+            result = Select.apply(result, dim=dim, index=item % size)
+        elif isinstance(item, slice):
+            if item.step is not None and item.step <= 0:
+                raise ValueError("step must be greater than zero")
+            start, stop, step = item.indices(result.shape[dim])
+            if (start, stop, step) != (0, result.shape[dim], 1):  # PyTorch skips slices that keep the whole dim
+                result = Slice.apply(result, dim=dim, start=start, stop=stop, step=step)
+            dim += 1
+        elif _is_mask(item):
+            for j, positions in enumerate(_mask_positions(item, result.shape, dim)):
+                indices[dim + j] = positions
+            dim += item.ndim
+        elif item.dtype._category != 1:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        else:
+            indices[dim] = item._data
+            dim += 1
+    if not indices:
+        return result, None
+    indices = tuple(indices.get(d) for d in range(max(indices) + 1))
+    _check_indices(result.shape, indices)
+    return result, indices
+
+
+def _mask_positions(mask, shape, dim):
+    """The index arrays a bool mask over dims dim, dim+1, ... stands for, after checking its shape."""
+    for j, size in enumerate(mask.shape):
+        if dim + j >= len(shape) or size != shape[dim + j]:
+            raise IndexError(
+                f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape of the indexed "
+                f"tensor {list(shape)} at index {dim + j}"
+            )
+    return _xp(mask).nonzero(mask._data)
+
+
+def _xp(tensor):
+    from ndgrad._device import array_namespace
+
+    return np if type(tensor._data) is np.ndarray else array_namespace(tensor.device)
+
+
+def _check_indices(shape, indices):
+    """PyTorch's errors for index arrays that do not broadcast together, or point outside their dim."""
+    arrays = [i for i in indices if i is not None]
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays))
+    except ValueError:
+        shapes = ", ".join(f"[{', '.join(map(str, a.shape))}]" for a in arrays)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}") \
+            from None
+    position = 0
+    for dim, index in enumerate(indices):
+        if index is None:
+            continue
+        _check_bounds(index, shape[dim], position)
+        position += 1
+
+
+def _indexed_shape(shape, indices):
+    """The shape of ``x[indices]``: the broadcast index shape replaces the indexed dims where they are adjacent,
+    else it comes first."""
+    dims = [d for d, i in enumerate(indices) if i is not None]
+    broadcast = np.broadcast_shapes(*(indices[d].shape for d in dims))
+    rest = [size for d, size in enumerate(shape) if d not in dims]
+    if dims[-1] - dims[0] == len(dims) - 1:
+        return tuple(rest[: dims[0]]) + broadcast + tuple(rest[dims[0]:])
+    return broadcast + tuple(rest)
+
+
+def getitem(input, index):
+    """Indexing with tensors, lists, masks or bools, after the basic items (see torch.Tensor.__getitem__)."""
+    if index is True:
+        return Unsqueeze.apply(input, dim=0)  # PyTorch's shortcut: x[True] is x[None]
+    result, indices = _parse(input, index)
+    return result if indices is None else Index.apply(result, indices=indices)
+
+
+def setitem(input, index, value):
+    """``input[index] = value``: index_put_ for advanced indices, else copy_ into the view (see torch.Tensor)."""
+    from ndgrad._tensor import Tensor
+    from ndgrad.ops.shape import getitem as basic_getitem
+
+    if not isinstance(value, Tensor):
+        value = _value_tensor(value, input)
+    if value.ndim:  # leading size-1 dims of the value are dropped, as PyTorch does
+        kept = next((i for i, size in enumerate(value.shape) if size != 1), value.ndim)
+        value = value.reshape(value.shape[kept:]) if kept else value
+    items = _items(index)
+    if all(type(item) is not bool and isinstance(item, (int, slice, type(None), type(Ellipsis))) for item in items):
+        basic_getitem(input, index).copy_(value)
+        return
+    result, indices = _parse(input, index)
+    if indices is None:
+        result.copy_(value)
+    else:
+        _index_put_checked(result, indices, value)
+        IndexPut.apply_(result, value, indices=indices, accumulate=False)
+
+
+def _value_tensor(value, like):
+    from ndgrad._creation import tensor
+
+    if isinstance(value, np.ndarray) or isinstance(value, (bool, int, float, complex, np.generic)):
+        return tensor(value, dtype=like.dtype, device=like.device)
+    raise TypeError(f"can't assign a {type(value).__name__} to a {like.type()}")
+
+
+def _index_put_checked(input, indices, values):
+    if values.dtype is not input.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{input.dtype.title} for the destination and {values.dtype.title} for the source."
+        )
+    target = _indexed_shape(input.shape, indices)
+    try:
+        np.broadcast_shapes(values.shape, target)
+        if len(values.shape) > len(target):
+            raise ValueError
+    except ValueError:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(values.shape)} cannot be broadcast to indexing result of "
+            f"shape {list(target)}"
+        ) from None
+
+
+# ---- the functions users call ----------------------------------------------------------------------------------
+def _index_put(input, indices, values, accumulate, inplace):
+    from ndgrad._tensor import Tensor
+
+    for i, index in enumerate(indices):
+        if not isinstance(index, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got {type(index).__name__}")
+    consumed = sum(_consumed(index) for index in indices)
+    if consumed > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {consumed})")
+    arrays = []
+    for index in indices:
+        if _is_mask(index):
+            arrays.extend(_mask_positions(index, input.shape, len(arrays)))
+        elif index.dtype._category != 1:
+            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+        else:
+            arrays.append(index._data)
+    _check_indices(input.shape, arrays)
+    _index_put_checked(input, arrays, values)
+    return _run(IndexPut, inplace, input, values, indices=tuple(arrays), accumulate=accumulate)
+
+
+def index_put(input, indices, values, accumulate=False):
+    """A copy of input with values written (or added) at the advanced index ``indices`` (see torch.index_put)."""
+    return _index_put(input, indices, values, accumulate, False)
+
+
+def index_put_(input, indices, values, accumulate=False):
+    """index_put in place (see torch.index_put_)."""
+    return _index_put(input, indices, values, accumulate, True)
+
+
+def _check_mask(mask, message):
+    if mask.dtype is not bool_:
+        raise RuntimeError(message)
+
+
+_MASK_DTYPE_NAMES = {  # the C++ type names PyTorch's masked_fill message prints
+    "float32": "float", "float64": "double", "int64": "long int", "int32": "int", "uint8": "unsigned char",
+}
+
+
+def _masked_fill(input, mask, value, inplace):
+    from ndgrad._tensor import Tensor
+
+    _check_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype "
+                f"{_MASK_DTYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
+    if not inplace and broadcast_error(mask.shape, input.shape) is not None:
+        raise broadcast_error(mask.shape, input.shape)
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.ndim} dimension(s).")
+        return _run(MaskedFillTensor, inplace, input, value.to(input.dtype), mask=mask._data)
+    return _run(MaskedFill, inplace, input, mask=mask._data, value=value)
+
+
+def masked_fill(input, mask, value):
+    """A copy of input with ``value`` where ``mask`` holds (see torch.masked_fill)."""
+    return _masked_fill(input, mask, value, False)
+
+
+def _masked_scatter(input, mask, source, inplace):
+    _check_mask(mask, f"masked_scatter_ only supports boolean masks, but got mask with dtype {mask.dtype.title}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got"
+                           f"{input.dtype.title} and {source.dtype.title}")
+    if broadcast_error(input.shape, mask.shape) is not None:
+        raise broadcast_error(input.shape, mask.shape)
+    count = int(np.broadcast_to(np.asarray(mask.detach().cpu()._data), np.broadcast_shapes(input.shape, mask.shape))
+                .sum())
+    if source.numel() < count:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return _run(MaskedScatter, inplace, input, source, mask=mask._data)
+
+
+def masked_scatter(input, mask, source):
+    """A copy of input with source's first elements written, in order, where ``mask`` holds
+    (see torch.masked_scatter)."""
+    return _masked_scatter(input, mask, source, False)
+
+
+def masked_select(input, mask):
+    """The elements of input where ``mask`` holds, as a 1-d tensor (see torch.masked_select)."""
+    _check_mask(mask, "masked_select: expected BoolTensor for mask")
+    if broadcast_error(input.shape, mask.shape) is not None:
+        raise broadcast_error(input.shape, mask.shape)
+    return MaskedSelect.apply(input, mask=mask._data)
+
+
+def _check_flat(input, index, name):
+    if index.dtype.name != "int64":
+        raise RuntimeError(f"{name}(): Expected a long tensor for index, but got {index.dtype.title}")
+    size = input.numel()
+    outside = (index._data < -size) | (index._data >= size)
+    if outside.any():
+        raise IndexError(f"out of range: tried to access index {int(index._data[outside].reshape(-1)[0])} on a "
+                         f"tensor of {size} elements.")
+
+
+def take(input, index):
+    """Elements of input at flat positions ``index`` (see torch.take)."""
+    _check_flat(input, index, "take")
+    return Take.apply(input, index=index._data)
+
+
+def _put(input, index, source, accumulate, inplace):
+    _check_flat(input, index, "put_")
+    if source.dtype is not input.dtype:
+        raise RuntimeError("put_(): self and source expected to have the same dtype, but got self.dtype = "
+                           f"{input.dtype.title} and source.dtype = {source.dtype.title}")
+    if source.numel() != index.numel():
+        raise IndexError("put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    return _run(Put, inplace, input, source, index=index._data, accumulate=accumulate)
+
+
+def put(input, index, source, accumulate=False):
+    """A copy of input with source written (or added) at flat positions ``index`` (see torch.put)."""
+    return _put(input, index, source, accumulate, False)
+
+
+def copy_(input, src, non_blocking=False):
+    """Write src's values, broadcast and cast, into input (see torch.Tensor.copy_)."""
+    from ndgrad._tensor import Tensor
+
+    if not isinstance(src, Tensor):
+        src = _value_tensor(src, input)
+    error = broadcast_error(input.shape, src.shape)
+    if error is not None or src.ndim > input.ndim and any(s != 1 for s in src.shape[: src.ndim - input.ndim]):
+        raise error or RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                                    f"{list(src.shape)}")
+    if src.ndim > input.ndim:
+        src = src.reshape(src.shape[src.ndim - input.ndim:])
+    if src.dtype is not input.dtype or src.device != input.device:
+        src = src.to(input.device, input.dtype)
+    return Copy.apply_(input, src)
+
+
+class IndexingMethods(GatherScatterMethods, SortingMethods):
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def __setitem__(self, index, value):
+        setitem(self, index, value)
+    def copy_(self, src, non_blocking=False):
+        return copy_(self, src, non_blocking)
+    def index_put(self, indices, values, accumulate=False):
+        return _index_put(self, indices, values, accumulate, False)
+    def index_put_(self, indices, values, accumulate=False):
+        return _index_put(self, indices, values, accumulate, True)
+    def masked_fill(self, mask, value):
+        return _masked_fill(self, mask, value, False)
+    def masked_fill_(self, mask, value):
+        return _masked_fill(self, mask, value, True)
+    def masked_scatter(self, mask, source):
+        return _masked_scatter(self, mask, source, False)
+    def masked_scatter_(self, mask, source):
+        return _masked_scatter(self, mask, source, True)
+    def masked_select(self, mask):
+        return masked_select(self, mask)
+    def take(self, index):
+        return take(self, index)
+    def put(self, index, source, accumulate=False):
+        return _put(self, index, source, accumulate, False)
+    def put_(self, index, source, accumulate=False):
+        return _put(self, index, source, accumulate, True)

@@ -1,11 +1,271 @@
-"""Scans along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp."""
+"""Scans along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp; and the flip, shift and scatter helpers their
+gradients are written with."""
 
-from ndgrad.ops._op import Op  # noqa: F401
+import numpy as np
 
-__all__ = []
+from ndgrad._dtype import int64
+from ndgrad.ops._op import SCAN, Op
+from ndgrad.ops.comparison import where
+from ndgrad.ops.selection import return_type
+from ndgrad.ops.shape import wrap_dim
+
+__all__ = ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"]
+
+
+class Cumsum(Op):
+    """torch.cumsum along ``dim``; integer and bool inputs sum in int64."""
+
+    name, family = "cumsum", SCAN
+
+    @staticmethod
+    def forward(xp, x, dim, dtype):
+        return xp.cumsum(x, axis=dim, dtype=dtype) if x.ndim else x.astype(dtype or x.dtype)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (reversed_cumsum(grad, ctx.dim),)
+
+
+class Cumprod(Op):
+    """torch.cumprod along ``dim``; its gradient is exact where inputs are zero, as PyTorch's."""
+
+    name, family = "cumprod", SCAN
+    saves = ("x", "result")
+
+    @staticmethod
+    def forward(xp, x, dim, dtype):
+        return xp.cumprod(x, axis=dim, dtype=dtype) if x.ndim else x.astype(dtype or x.dtype)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, result = ctx.saved_tensors
+        dim = ctx.dim
+        if x.ndim == 0 or x.shape[dim] == 1:
+            return (grad,)
+        if not (x._data == 0).any():
+            return (reversed_cumsum(grad * result, dim) / x,)
+        return (_cumprod_backward_with_zeros(grad, x, dim),)
+
+
+def _cumprod_backward_with_zeros(grad, x, dim):
+    """sum over j >= k of grad[j] * prod(x[i] for i <= j, i != k), as a differentiable O(n^2) expression.
+
+    NOTE: result / x is undefined at zeros; PyTorch, too, takes this quadratic path when building a graph."""
+    from ndgrad._creation import arange
+
+    n, ndim = x.shape[dim], x.ndim
+    square = [n if axis in (dim, dim + 1) else 1 for axis in range(ndim + 1)]  # axes k (dim) and i or j (dim + 1)
+    k, i = arange(n).unsqueeze(1), arange(n).unsqueeze(0)
+    others = where((k == i).reshape(square), 1.0, x.unsqueeze(dim))  # row k: x with x[k] replaced by 1
+    products = cumprod(others, dim + 1)  # products[k, j] = prod(x[i] for i <= j, i != k)
+    later = (i >= k).reshape(square)
+    return (products * later * grad.unsqueeze(dim)).sum(dim + 1)
+
+
+class Cummax(Op):
+    """torch.cummax: running maximum along ``dim`` and the index where it was last reached; the gradient goes to
+    that index."""
+
+    name, family = "cummax", SCAN
+    outputs = ("values", "indices")
+    saves = ("indices",)
+
+    @staticmethod
+    def forward(xp, x, dim):
+        return _running_extremum(xp, x, dim, xp.maximum)
+
+    @staticmethod
+    def vjp(ctx, grad, grad_indices):
+        (indices,) = ctx.saved_tensors
+        if indices.ndim == 0:
+            return (grad,)
+        return (ScatterAdd.apply(grad, indices=indices._data, dim=ctx.dim),)
+
+
+class Cummin(Cummax):
+    """torch.cummin."""
+
+    name = "cummin"
+
+    @staticmethod
+    def forward(xp, x, dim):
+        return _running_extremum(xp, x, dim, xp.minimum)
+
+
+def _running_extremum(xp, x, dim, ufunc):
+    if x.ndim == 0:
+        return x.copy(), xp.zeros((), dtype=xp.int64)
+    values = ufunc.accumulate(x, axis=dim)  # maximum/minimum propagate NaN, as PyTorch's running extrema do
+    # NOTE: PyTorch moves the index on ties (>=), so it is the last position so far holding the running value.
+    reached = (x == values) | xp.isnan(x)
+    positions = xp.arange(x.shape[dim]).reshape([-1 if axis == dim else 1 for axis in range(x.ndim)])
+    indices = xp.maximum.accumulate(xp.where(reached, positions, 0), axis=dim)
+    return values, indices.astype(xp.int64)
+
+
+class Logcumsumexp(Op):
+    """torch.logcumsumexp: log of the running sum of exp along ``dim``, without overflow."""
+
+    name, family = "logcumsumexp", SCAN
+    saves = ("x", "result")
+
+    @staticmethod
+    def forward(xp, x, dim):
+        return xp.logaddexp.accumulate(x, axis=dim) if x.ndim else x.copy()
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, result = ctx.saved_tensors
+        if x.ndim == 0:
+            return (grad,)
+        # NOTE: as PyTorch: sum over j >= k of grad[j] * exp(x[k] - result[j]), the positive and negative parts of
+        # grad each summed in log space, so that no exp overflows.
+        lowest = float(np.finfo(x._data.dtype).min)
+        log_grad = grad.abs().log()
+        positive = where(grad > 0, log_grad, lowest)
+        negative = where(grad < 0, log_grad, lowest)
+        reverse = _reversed_logcumsumexp
+        return ((reverse(positive - result, ctx.dim) + x).exp() - (reverse(negative - result, ctx.dim) + x).exp(),)
+
+
+def _reversed_logcumsumexp(x, dim):
+    return flip(logcumsumexp(flip(x, dim), dim), dim)
+
+
+# ---- helpers the gradients are written with --------------------------------------------------------------------
+class Flip(Op):
+    """The elements in reverse order along ``dim`` (a copy, like torch.flip)."""
+
+    @staticmethod
+    def forward(xp, x, dim):
+        return xp.flip(x, axis=dim).copy()
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (flip(grad, ctx.dim),)
+
+
+class Shift(Op):
+    """Each element moved one step along ``dim`` (forward: to index + 1; else to index - 1); the freed end holds
+    ``fill``. Shifting x forward with fill 1 and taking cumprod gives the exclusive products."""
+
+    @staticmethod
+    def forward(xp, x, dim, fill, forward):
+        result = xp.full_like(x, fill)
+        n = x.shape[dim]
+        early, late = [slice(None)] * x.ndim, [slice(None)] * x.ndim
+        early[dim], late[dim] = slice(0, n - 1), slice(1, n)
+        source, target = (early, late) if forward else (late, early)
+        result[tuple(target)] = x[tuple(source)]
+        return result
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (Shift.apply(grad, dim=ctx.dim, fill=0, forward=not ctx.forward),)
+
+
+class ScatterAdd(Op):
+    """Zeros of grad's shape, into which each grad element is added at its ``indices`` position along ``dim``."""
+
+    @staticmethod
+    def forward(xp, grad, indices, dim):
+        result = xp.zeros_like(grad)
+        where_to = list(xp.indices(grad.shape, sparse=True))
+        where_to[dim] = indices
+        xp.add.at(result, tuple(where_to), grad)
+        return result
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (TakeAlongDim.apply(grad, indices=ctx.indices, dim=ctx.dim),)
+
+
+class TakeAlongDim(Op):
+    """The elements of x at ``indices`` along ``dim``; the gradient of ScatterAdd."""
+
+    @staticmethod
+    def forward(xp, x, indices, dim):
+        return xp.take_along_axis(x, indices, axis=dim)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (ScatterAdd.apply(grad, indices=ctx.indices, dim=ctx.dim),)
+
+
+def flip(input, dim):
+    return Flip.apply(input, dim=dim) if input.ndim else input
+
+
+def shift(input, dim, fill):
+    """input moved one step forward along ``dim``, with ``fill`` at the start."""
+    return Shift.apply(input, dim=dim, fill=fill, forward=True)
+
+
+def reversed_cumsum(input, dim):
+    """Sums from each position to the end along ``dim``: the gradient of cumsum."""
+    return flip(cumsum(flip(input, dim), dim), dim) if input.ndim else input
+
+
+# ---- the functions users call --------------------------------------------------------------------------------
+def _accumulation_dtype(input, dtype):
+    if dtype is not None:
+        return dtype.numpy
+    return int64.numpy if input.dtype._category < 2 else None  # integers and bools accumulate in int64
+
+
+def cumsum(input, dim, *, dtype=None):
+    """Running sums along ``dim`` (see torch.cumsum)."""
+    dim = wrap_dim(dim, input.ndim)
+    return Cumsum.apply(input, dim=dim, dtype=_accumulation_dtype(input, dtype))
+
+
+def cumprod(input, dim, *, dtype=None):
+    """Running products along ``dim`` (see torch.cumprod)."""
+    dim = wrap_dim(dim, input.ndim)
+    return Cumprod.apply(input, dim=dim, dtype=_accumulation_dtype(input, dtype))
+
+
+def _extremum_dim(name, input, dim):
+    if input.ndim == 0 and dim not in (0, -1):
+        raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
+    return wrap_dim(dim, input.ndim)
+
+
+def cummax(input, dim):
+    """(values, indices) of the running maximum along ``dim`` (see torch.cummax)."""
+    return return_type("cummax")(*Cummax.apply(input, dim=_extremum_dim("cummax", input, dim)))
+
+
+def cummin(input, dim):
+    """(values, indices) of the running minimum along ``dim`` (see torch.cummin)."""
+    return return_type("cummin")(*Cummin.apply(input, dim=_extremum_dim("cummin", input, dim)))
+
+
+def logcumsumexp(input, dim):
+    """log(cumsum(exp(input))) along ``dim``, computed stably (see torch.logcumsumexp)."""
+    dim = wrap_dim(dim, input.ndim)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"logcumsumexp_out_cpu\" not implemented for '{input.dtype.title}'")
+    return Logcumsumexp.apply(input, dim=dim)
 
 
 class ScanMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def cumsum(self, dim, *, dtype=None):
+        return cumsum(self, dim, dtype=dtype)
+    def cumprod(self, dim, *, dtype=None):
+        return cumprod(self, dim, dtype=dtype)
+    def cummax(self, dim):
+        return cummax(self, dim)
+    def cummin(self, dim):
+        return cummin(self, dim)
+    def logcumsumexp(self, dim):
+        return logcumsumexp(self, dim)
+    def cumsum_(self, dim, *, dtype=None):
+        return Cumsum.apply_(self, dim=wrap_dim(dim, self.ndim), dtype=_accumulation_dtype(self, dtype))
+    def cumprod_(self, dim, *, dtype=None):
+        return Cumprod.apply_(self, dim=wrap_dim(dim, self.ndim), dtype=_accumulation_dtype(self, dtype))
+

@@ -1,22 +1,40 @@
-"""Exponentials, logarithms, roots, trigonometric and hyperbolic functions, and the sigmoid."""
+"""Exponentials, logarithms, roots and the sigmoid; ``square`` too, a pow, as PyTorch records PowBackward0 for it.
+Re-exports the trigonometric and hyperbolic functions (ndgrad.ops.trigonometric) and the special functions
+(ndgrad.ops.special), whose Tensor methods TranscendentalMethods inherits."""
 
-from ndgrad.ops._op import POSITIVE, UNARY, Op
+import math
+
+from ndgrad._dtype import result_type
+from ndgrad.ops._op import BINARY, POSITIVE, UNARY, Op
+from ndgrad.ops.special import *  # noqa: F403
+from ndgrad.ops.special import SpecialMethods
+from ndgrad.ops.special import __all__ as _special_all
+from ndgrad.ops.trigonometric import *  # noqa: F403
+from ndgrad.ops.trigonometric import TrigonometricMethods, tensors_only
+from ndgrad.ops.trigonometric import __all__ as _trigonometric_all
 
 __all__ = [
-    "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "sqrt", "rsqrt", "square", "sigmoid",
+    "exp_", "exp2_", "expm1_", "log_", "log2_", "log10_", "log1p_", "sqrt_", "rsqrt_", "square_", "sigmoid_",
+    *_trigonometric_all,
+    *_special_all,
 ]
 
 
-class Exp(Op):
-    """torch.exp."""
+class _Unary(Op):
+    """An elementwise function of one tensor; integer inputs compute in the default float dtype."""
 
-    name, family = "exp", UNARY
-    saves = ("result",)
+    family = UNARY
     float_only = True
 
-    @staticmethod
-    def forward(xp, x):
-        return xp.exp(x)
+
+# ---- exponentials and logarithms ------------------------------------------------------------------------------------
+class Exp(_Unary):
+    """torch.exp."""
+
+    name = "exp"
+    saves = ("result",)
+    forward = staticmethod(lambda xp, x: xp.exp(x))
 
     @staticmethod
     def vjp(ctx, grad):
@@ -24,16 +42,38 @@ class Exp(Op):
         return (grad * result,)
 
 
-class Log(Op):
-    """torch.log: natural logarithm."""
+class Exp2(_Unary):
+    """torch.exp2: 2 ** input."""
 
-    name, family, domain = "log", UNARY, POSITIVE
-    saves = ("x",)
-    float_only = True
+    name = "exp2"
+    saves = ("result",)
+    forward = staticmethod(lambda xp, x: xp.exp2(x))
 
     @staticmethod
-    def forward(xp, x):
-        return xp.log(x)
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * result * math.log(2),)
+
+
+class Expm1(_Unary):
+    """torch.expm1: exp(input) - 1, accurate near 0."""
+
+    name = "expm1"
+    saves = ("result",)
+    forward = staticmethod(lambda xp, x: xp.expm1(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (result + 1),)
+
+
+class Log(_Unary):
+    """torch.log: natural logarithm."""
+
+    name, domain = "log", POSITIVE
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.log(x))
 
     @staticmethod
     def vjp(ctx, grad):
@@ -41,16 +81,66 @@ class Log(Op):
         return (grad / x,)
 
 
-class Sqrt(Op):
-    """torch.sqrt."""
+class Log2(_Unary):
+    """torch.log2."""
 
-    name, family, domain = "sqrt", UNARY, POSITIVE
-    saves = ("result",)
-    float_only = True
+    name, domain = "log2", POSITIVE
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.log2(x))
 
     @staticmethod
-    def forward(xp, x):
-        return xp.sqrt(x)
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad / (x * math.log(2)),)
+
+
+class Log10(_Unary):
+    """torch.log10."""
+
+    name, domain = "log10", POSITIVE
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.log10(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad / (x * math.log(10)),)
+
+
+class Log1p(_Unary):
+    """torch.log1p: log(1 + input), accurate near 0."""
+
+    name, domain = "log1p", POSITIVE
+    node_name = "Log1PBackward0"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.log1p(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad / (x + 1),)
+
+
+class Logaddexp(Op):
+    """torch.logaddexp: log(exp(input) + exp(other)) without overflow."""
+
+    name, family = "logaddexp", BINARY
+    saves = ("x", "y")
+    forward = staticmethod(lambda xp, x, y: xp.logaddexp(x, y))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        return grad * sigmoid(x - y), grad * sigmoid(y - x)  # grad / (1 + exp(y - x)), written stably
+
+
+# ---- roots and powers -----------------------------------------------------------------------------------------------
+class Sqrt(_Unary):
+    """torch.sqrt."""
+
+    name, domain = "sqrt", POSITIVE
+    saves = ("result",)
+    forward = staticmethod(lambda xp, x: xp.sqrt(x))
 
     @staticmethod
     def vjp(ctx, grad):
@@ -58,78 +148,24 @@ class Sqrt(Op):
         return (grad / (2 * result),)
 
 
-class Sin(Op):
-    """torch.sin."""
+class Rsqrt(_Unary):
+    """torch.rsqrt: 1 / sqrt(input)."""
 
-    name, family = "sin", UNARY
-    saves = ("x",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.sin(x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (grad * cos(x),)
-
-
-class Cos(Op):
-    """torch.cos."""
-
-    name, family = "cos", UNARY
-    saves = ("x",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.cos(x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (grad * -sin(x),)
-
-
-class Tanh(Op):
-    """torch.tanh."""
-
-    name, family = "tanh", UNARY
+    name, domain = "rsqrt", POSITIVE
     saves = ("result",)
-    float_only = True
-
-    @staticmethod
-    def forward(xp, x):
-        return xp.tanh(x)
+    forward = staticmethod(lambda xp, x: xp.reciprocal(xp.sqrt(x)))
 
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (TanhBackward.apply(grad, result),)
+        return (grad * result**3 * -0.5,)
 
 
-class TanhBackward(Op):
-    """grad * (1 - tanh^2) in one step, as PyTorch's tanh_backward; differentiable for double backward."""
-
-    saves = ("grad", "result")
-
-    @staticmethod
-    def forward(xp, grad, result):
-        return grad * (1 - result * result)
-
-    @staticmethod
-    def vjp(ctx, grad_grad):
-        grad, result = ctx.saved_tensors
-        return grad_grad * (1 - result * result), grad_grad * grad * -2 * result
-
-
-class Sigmoid(Op):
+class Sigmoid(_Unary):
     """torch.sigmoid: 1 / (1 + exp(-x)), computed without overflow for large |x|."""
 
-    name, family = "sigmoid", UNARY
+    name = "sigmoid"
     saves = ("result",)
-    float_only = True
 
     @staticmethod
     def forward(xp, x):
@@ -158,51 +194,160 @@ class SigmoidBackward(Op):
         return grad_grad * result * (1 - result), grad_grad * grad * (1 - 2 * result)
 
 
-# ---- the functions users call --------------------------------------------------------------------------------------
+# ---- the functions users call ---------------------------------------------------------------------------------------
 def exp(input):
     return Exp.apply(input)
+
+
+def exp2(input):
+    return Exp2.apply(input)
+
+
+def expm1(input):
+    return Expm1.apply(input)
 
 
 def log(input):
     return Log.apply(input)
 
 
+def log2(input):
+    return Log2.apply(input)
+
+
+def log10(input):
+    return Log10.apply(input)
+
+
+def log1p(input):
+    return Log1p.apply(input)
+
+
+def logaddexp(input, other):
+    """log(exp(input) + exp(other)) (see torch.logaddexp)."""
+    tensors_only("logaddexp", ("input", input), ("other", other))
+    dtype = result_type((input, other))
+    if dtype._category < 2:
+        raise NotImplementedError(f"\"logaddexp_cpu\" not implemented for '{dtype.title}'")
+    return Logaddexp.apply(input, other)
+
+
 def sqrt(input):
     return Sqrt.apply(input)
 
 
-def sin(input):
-    return Sin.apply(input)
+def rsqrt(input):
+    return Rsqrt.apply(input)
 
 
-def cos(input):
-    return Cos.apply(input)
+def square(input):
+    """input * input, recorded as pow(input, 2) as PyTorch records it (see torch.square)."""
+    from ndgrad.ops.arithmetic import pow  # arithmetic imports this module
 
-
-def tanh(input):
-    return Tanh.apply(input)
+    return pow(input, 2)
 
 
 def sigmoid(input):
     return Sigmoid.apply(input)
 
 
-class TranscendentalMethods:
+# In-place forms: torch.exp_(x) is x.exp_(). They write into ``input``, which keeps its dtype (see Op.apply_).
+def exp_(input):
+    return Exp.apply_(input)
+
+
+def exp2_(input):
+    return Exp2.apply_(input)
+
+
+def expm1_(input):
+    return Expm1.apply_(input)
+
+
+def log_(input):
+    return Log.apply_(input)
+
+
+def log2_(input):
+    return Log2.apply_(input)
+
+
+def log10_(input):
+    return Log10.apply_(input)
+
+
+def log1p_(input):
+    return Log1p.apply_(input)
+
+
+def sqrt_(input):
+    return Sqrt.apply_(input)
+
+
+def rsqrt_(input):
+    return Rsqrt.apply_(input)
+
+
+def square_(input):
+    from ndgrad.ops.arithmetic import Pow
+
+    return Pow.apply_(input, exponent=2)
+
+
+def sigmoid_(input):
+    return Sigmoid.apply_(input)
+
+
+class TranscendentalMethods(SpecialMethods, TrigonometricMethods):
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     def exp(self):
         return exp(self)
+    def exp2(self):
+        return exp2(self)
+    def expm1(self):
+        return expm1(self)
     def log(self):
         return log(self)
+    def log2(self):
+        return log2(self)
+    def log10(self):
+        return log10(self)
+    def log1p(self):
+        return log1p(self)
+    def logaddexp(self, other):
+        tensors_only("logaddexp", ("other", other))
+        return logaddexp(self, other)
     def sqrt(self):
         return sqrt(self)
-    def sin(self):
-        return sin(self)
-    def cos(self):
-        return cos(self)
-    def tanh(self):
-        return tanh(self)
+    def rsqrt(self):
+        return rsqrt(self)
+    def square(self):
+        return square(self)
     def sigmoid(self):
         return sigmoid(self)
+
+    def exp_(self):
+        return exp_(self)
+    def exp2_(self):
+        return exp2_(self)
+    def expm1_(self):
+        return expm1_(self)
+    def log_(self):
+        return log_(self)
+    def log2_(self):
+        return log2_(self)
+    def log10_(self):
+        return log10_(self)
+    def log1p_(self):
+        return log1p_(self)
+    def sqrt_(self):
+        return sqrt_(self)
+    def rsqrt_(self):
+        return rsqrt_(self)
+    def square_(self):
+        return square_(self)
+    def sigmoid_(self):
+        return sigmoid_(self)

@@ -1,0 +1,94 @@
+"""Argument checks and conversions shared by the pointwise families (arithmetic, rounding, comparison).
+
+They run at the public boundary, before NumPy can fail or silently compute, and raise PyTorch's errors.
+"""
+
+from ndgrad._dtype import bool_, result_type
+
+
+def is_tensor(value):
+    return hasattr(value, "_data")
+
+
+def require_tensor(function, value, argument, position):
+    """PyTorch's argument parser refuses numbers where a signature has only Tensor overloads."""
+    if not is_tensor(value):
+        raise TypeError(
+            f"{function}(): argument '{argument}' (position {position}) must be Tensor, not {type(value).__name__}"
+        )
+
+
+def invalid_combination(function, arguments, signatures):
+    """PyTorch's argument-parser error for a mix of tensors and numbers that no overload takes."""
+    got = ", ".join("Tensor" if is_tensor(a) else type(a).__name__ for a in arguments)
+    lines = "".join(f" * ({signature})\n" for signature in signatures)
+    return TypeError(
+        f"{function}() received an invalid combination of arguments - got ({got}), but expected one of:\n{lines}"
+    )
+
+
+def require_kind(dtype, kernel, kinds):
+    """PyTorch's kernels exist for some dtypes only (``kinds``: NumPy kind letters), where NumPy would compute."""
+    if dtype.numpy.kind not in kinds:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtype.title}'")
+
+
+def kind_checked(input, kernel, kinds):
+    """``input``, after require_kind on its dtype."""
+    require_kind(input.dtype, kernel, kinds)
+    return input
+
+
+def refuse_bool(input, other, kernel):
+    """PyTorch has no bool kernel for these ops, where NumPy would silently compute in int8."""
+    if result_type((input, other)) is bool_:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
+def check_zero_division(input, other):
+    """Integer division by zero raises in PyTorch, where NumPy warns and gives 0."""
+    if result_type((input, other))._category == 1:
+        nonzero = bool((other._data != 0).all()) if is_tensor(other) else other != 0
+        if not nonzero:
+            raise RuntimeError("ZeroDivisionError")
+
+
+def check_castable(self, *others, cpp_name=False):
+    """PyTorch's in-place rule, checked before computing: the result may not be of a higher category than self.
+
+    Some kernels (clamp's) name self's dtype in C++ ("long int") rather than PyTorch's ("Long").
+    """
+    dtype = result_type((self, *others))
+    if dtype._category > self.dtype._category:
+        from ndgrad._tensor import _CPP_TYPE_NAMES
+
+        target = _CPP_TYPE_NAMES[self.dtype.name] if cpp_name else self.dtype.title
+        raise RuntimeError(f"result type {dtype.title} can't be cast to the desired output type {target}")
+
+
+def as_tensor(value, dtype, like):
+    """A Python number as a 0-d tensor of ``dtype`` on ``like``'s device."""
+    from ndgrad._device import array_namespace
+    from ndgrad._tensor import Tensor
+
+    return Tensor._wrap(array_namespace(like.device).asarray(value, dtype=dtype.numpy))
+
+
+def first_as_tensor(input, other):
+    """A number on the left (``div(2, x)``) as a tensor of the pair's result dtype, so it stays weak."""
+    return input if is_tensor(input) else as_tensor(input, result_type((input, other)), other)
+
+
+def promoted_with(tensor, *numbers):
+    """``tensor`` in the dtype that an op with these numbers computes in, for ops that take the numbers as
+    parameters rather than inputs (PyTorch gives their nodes no edge for them)."""
+    dtype = result_type((tensor, *numbers))
+    return tensor if dtype is tensor.dtype else tensor.to(dtype)
+
+
+def zeros_like_grad(grad):
+    """PyTorch's zeros_like(grad): a zero gradient that does not depend on grad, even under create_graph."""
+    from ndgrad._device import array_namespace
+    from ndgrad._tensor import Tensor
+
+    return Tensor._wrap(array_namespace(grad.device).zeros_like(grad._data))

@@ -1,0 +1,399 @@
+"""Rounding and clamping: floor, ceil, round, trunc, frac, sign, clamp and its one-sided forms, nan_to_num.
+
+The rounding ops are piecewise constant: PyTorch records them, with a zero gradient, and so do we.
+"""
+
+from ndgrad._dtype import bool_, result_type
+from ndgrad.ops._checks import (
+    check_castable,
+    invalid_combination,
+    is_tensor,
+    kind_checked,
+    promoted_with,
+    require_kind,
+    zeros_like_grad,
+)
+from ndgrad.ops._op import BINARY, NONZERO, TERNARY, UNARY, Op, operand_or_raise
+from ndgrad.ops.comparison import isfinite, logical_and, logical_or, where
+
+__all__ = [
+    "floor", "ceil", "round", "trunc", "fix", "frac", "sign", "sgn", "clamp", "clip", "clamp_min", "clamp_max",
+    "nan_to_num",
+]
+
+
+class _Step(Op):
+    """Piecewise-constant ops: integers are returned as they are, and the gradient is zero."""
+
+    family = UNARY
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (zeros_like_grad(grad),)
+
+
+def _rounding(function):
+    return staticmethod(lambda xp, x: getattr(xp, function)(x) if x.dtype.kind in "fc" else x.copy())
+
+
+class Floor(_Step):
+    """torch.floor."""
+
+    name, forward = "floor", _rounding("floor")
+
+
+class Ceil(_Step):
+    """torch.ceil."""
+
+    name, forward = "ceil", _rounding("ceil")
+
+
+class Round(_Step):
+    """torch.round: halves to even."""
+
+    name, forward = "round", _rounding("rint")
+
+
+class RoundDecimals(_Step):
+    """torch.round with decimals: x * 10**decimals rounded, then scaled back (NumPy's method too)."""
+
+    name, node_name = "round", "RoundBackward1"
+    forward = staticmethod(lambda xp, x, decimals: xp.round(x, decimals))
+
+
+class Trunc(_Step):
+    """torch.trunc and torch.fix: rounding toward zero."""
+
+    name, forward = "trunc", _rounding("trunc")
+
+
+class Sign(_Step):
+    """torch.sign: -1, 0 or 1, and 0 for NaN (NumPy gives NaN)."""
+
+    name, domain = "sign", NONZERO
+
+    @staticmethod
+    def forward(xp, x):
+        if x.dtype.kind == "b":
+            return x.copy()
+        return xp.where(xp.isnan(x), 0, xp.sign(x)) if x.dtype.kind == "f" else xp.sign(x)
+
+
+class Sgn(Sign):
+    """torch.sgn on real tensors, where it is torch.sign."""
+
+    name = "sgn"
+
+
+class Frac(Op):
+    """torch.frac: x - trunc(x); the subtracted part is piecewise constant, so the gradient is grad."""
+
+    name, family = "frac", UNARY
+
+    @staticmethod
+    def forward(xp, x):
+        return x - xp.trunc(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad,)
+
+
+class Clamp(Op):
+    """torch.clamp with tensor bounds (either may be absent: None); a tie with a bound gives the gradient to input.
+
+    An absent bound is a None input, so the node has PyTorch's three edges.
+    """
+
+    name, family = "clamp", TERNARY
+    saves = ("x", "min", "max")
+
+    @staticmethod
+    def forward(xp, x, min, max):
+        result = x if min is None else xp.maximum(x, min)
+        return result if max is None else xp.minimum(result, max)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, min, max = ctx.saved_tensors
+        need_x, need_min, need_max = ctx.needs_input_grad
+        if min is None:
+            return where(x <= max, grad, 0.0) if need_x else None, None, where(x > max, grad, 0.0)
+        if max is None:
+            return where(x >= min, grad, 0.0) if need_x else None, where(x < min, grad, 0.0), None
+        # NOTE: if min > max the result is max, and only max gets the gradient.
+        grad_x = where(logical_and(x >= min, x <= max), grad, 0.0) if need_x else None
+        grad_min = where(logical_and(x < min, min < max), grad, 0.0) if need_min else None
+        return grad_x, grad_min, (where(logical_or(x > max, max < min), grad, 0.0) if need_max else None)
+
+
+class ClampScalar(Op):
+    """torch.clamp with number bounds (parameters, not inputs: the node has one edge)."""
+
+    name, family = "clamp", UNARY
+    node_name = "ClampBackward1"
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, min, max):
+        result = x if min is None else xp.maximum(x, min)
+        return result if max is None else xp.minimum(result, max)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        if ctx.min is None:
+            return (where(x <= ctx.max, grad, 0.0),)
+        inside = x >= ctx.min if ctx.max is None else logical_and(x >= ctx.min, x <= ctx.max)
+        return (where(inside, grad, 0.0),)
+
+
+class ClampMin(Op):
+    """torch.clamp_min with a number."""
+
+    name, family = "clamp_min", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, min):
+        return xp.maximum(x, min)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (where(x >= ctx.min, grad, 0.0),)
+
+
+class ClampMinTensor(Op):
+    """torch.clamp_min with a tensor: a tie gives the gradient to input."""
+
+    name, family = "clamp_min", BINARY
+    node_name = "ClampMinBackward1"
+    saves = ("x", "min")
+
+    @staticmethod
+    def forward(xp, x, min):
+        return xp.maximum(x, min)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, min = ctx.saved_tensors
+        return where(x >= min, grad, 0.0), where(x < min, grad, 0.0)
+
+
+class ClampMax(Op):
+    """torch.clamp_max with a number."""
+
+    name, family = "clamp_max", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, max):
+        return xp.minimum(x, max)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (where(x <= ctx.max, grad, 0.0),)
+
+
+class ClampMaxTensor(Op):
+    """torch.clamp_max with a tensor: a tie gives the gradient to input."""
+
+    name, family = "clamp_max", BINARY
+    node_name = "ClampMaxBackward1"
+    saves = ("x", "max")
+
+    @staticmethod
+    def forward(xp, x, max):
+        return xp.minimum(x, max)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, max = ctx.saved_tensors
+        return where(x <= max, grad, 0.0), where(x > max, grad, 0.0)
+
+
+class NanToNum(Op):
+    """torch.nan_to_num: the replaced elements get a zero gradient."""
+
+    name, family = "nan_to_num", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, nan, posinf, neginf):
+        return xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * isfinite(x),)
+
+
+# ---- the functions users call --------------------------------------------------------------------------------------
+def sign(input):
+    """-1, 0 or 1 by the sign of each element (see torch.sign)."""
+    return Sign.apply(input)
+
+
+def sgn(input):
+    """The sign of each element; for real tensors, torch.sign (see torch.sgn)."""
+    return Sgn.apply(input)
+
+
+def floor(input):
+    """Round down (see torch.floor)."""
+    return Floor.apply(kind_checked(input, "floor_vml_cpu", "iuf"))
+
+
+def ceil(input):
+    """Round up (see torch.ceil)."""
+    return Ceil.apply(kind_checked(input, "ceil_vml_cpu", "iuf"))
+
+
+def round(input, *, decimals=None):
+    """Round half to even, to ``decimals`` places if given (see torch.round)."""
+    if decimals is None:  # torch's overload without decimals, which records RoundBackward0
+        require_kind(input.dtype, "round_vml_cpu", "iuf")
+        return Round.apply(input)
+    require_kind(input.dtype, "round_cpu", "f")
+    return RoundDecimals.apply(input, decimals=decimals)
+
+
+def trunc(input):
+    """Round toward zero (see torch.trunc)."""
+    return Trunc.apply(kind_checked(input, "trunc_vml_cpu", "iuf"))
+
+
+fix = trunc
+
+
+def frac(input):
+    """The fractional part, input - trunc(input) (see torch.frac)."""
+    return Frac.apply(kind_checked(input, "frac_cpu", "f"))
+
+
+def clamp(input, min=None, max=None):
+    """Limit each element to [min, max]; bounds are numbers or tensors (see torch.clamp)."""
+    return _clamp(input, min, max, inplace=False)
+
+
+clip = clamp
+
+
+def _clamp(input, min, max, inplace):
+    """clamp and clamp_: the tensor overload (ClampBackward0) or the number one (ClampBackward1)."""
+    if min is None and max is None:
+        raise RuntimeError("ndgrad.clamp: At least one of 'min' or 'max' must not be None")
+    bounds = [b for b in (min, max) if b is not None]
+    if all(is_tensor(b) for b in bounds):
+        dtype = result_type((input, *bounds))
+        if len(bounds) == 2 and dtype is bool_:
+            raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
+        op, operands = Clamp, (min, max)
+        if dtype._category < 2 and len(bounds) == 1:
+            # NOTE: promotion would count an absent (None) bound as a float; integer results record no node, so
+            # the one-sided op, which has no absent operand, computes the same values.
+            op, operands = (ClampMinTensor if max is None else ClampMaxTensor), bounds
+        return op.apply_(input, *operands) if inplace else op.apply(input, *operands)
+    if any(is_tensor(b) for b in bounds):
+        raise invalid_combination("clamp", (input, min, max), (
+            "Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+            "Tensor input, Number min = None, Number max = None, *, Tensor out = None",
+        ))
+    if result_type((input, *bounds)) is bool_:
+        raise NotImplementedError("\"clamp_scalar_cpu\" not implemented for 'Bool'")
+    if inplace:
+        check_castable(input, *bounds, cpp_name=True)
+        return ClampScalar.apply_(input, min=min, max=max)
+    return ClampScalar.apply(promoted_with(input, *bounds), min=min, max=max)
+
+
+def clamp_min(input, min):
+    """Limit each element to at least min (see torch.clamp_min)."""
+    return _clamp_one(ClampMinTensor, ClampMin, "clamp_min", input, min, inplace=False)
+
+
+def clamp_max(input, max):
+    """Limit each element to at most max (see torch.clamp_max)."""
+    return _clamp_one(ClampMaxTensor, ClampMax, "clamp_max", input, max, inplace=False)
+
+
+def _clamp_one(tensor_op, number_op, function, input, bound, inplace):
+    """clamp_min and clamp_max, out of place or in place, by a tensor or a number."""
+    if is_tensor(bound):
+        return tensor_op.apply_(input, bound) if inplace else tensor_op.apply(input, bound)
+    bound_name = function[-3:]
+    if not isinstance(bound, (int, float)):
+        raise invalid_combination(function, (input, bound), (
+            f"Tensor input, Tensor {bound_name}, *, Tensor out = None",
+            f"Tensor input, Number {bound_name}, *, Tensor out = None",
+        ))
+    if result_type((input, bound)) is bool_:
+        raise NotImplementedError(f"\"{function}_scalar_cpu\" not implemented for 'Bool'")
+    if inplace:
+        check_castable(input, bound, cpp_name=True)
+        return number_op.apply_(input, **{bound_name: bound})
+    return number_op.apply(promoted_with(input, bound), **{bound_name: bound})
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    """NaN, +inf and -inf replaced by numbers; infinities by default by the dtype's extremes (see torch.nan_to_num)."""
+    return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)
+
+
+class RoundingMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
+
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def sign(self):
+        return sign(self)
+    def sgn(self):
+        return sgn(self)
+    def floor(self):
+        return floor(self)
+    def ceil(self):
+        return ceil(self)
+    def round(self, *, decimals=None):
+        return round(self, decimals=decimals)
+    def trunc(self):
+        return trunc(self)
+    fix = trunc
+    def frac(self):
+        return frac(self)
+    def clamp(self, min=None, max=None):
+        return clamp(self, min, max)
+    clip = clamp
+    def clamp_min(self, min):
+        return clamp_min(self, min)
+    def clamp_max(self, max):
+        return clamp_max(self, max)
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return nan_to_num(self, nan, posinf, neginf)
+    def sign_(self):
+        return Sign.apply_(self)
+    def sgn_(self):
+        return Sgn.apply_(self)
+    def floor_(self):
+        return Floor.apply_(kind_checked(self, "floor_vml_cpu", "iuf"))
+    def ceil_(self):
+        return Ceil.apply_(kind_checked(self, "ceil_vml_cpu", "iuf"))
+    def round_(self, *, decimals=None):
+        if decimals is None:
+            return Round.apply_(kind_checked(self, "round_vml_cpu", "iuf"))
+        return RoundDecimals.apply_(kind_checked(self, "round_cpu", "f"), decimals=decimals)
+    def trunc_(self):
+        return Trunc.apply_(kind_checked(self, "trunc_vml_cpu", "iuf"))
+    fix_ = trunc_
+    def frac_(self):
+        return Frac.apply_(kind_checked(self, "frac_cpu", "f"))
+    def clamp_(self, min=None, max=None):
+        return _clamp(self, min, max, inplace=True)
+    clip_ = clamp_
+    def clamp_min_(self, min):
+        return _clamp_one(ClampMinTensor, ClampMin, "clamp_min", self, operand_or_raise(min), inplace=True)
+    def clamp_max_(self, max):
+        return _clamp_one(ClampMaxTensor, ClampMax, "clamp_max", self, operand_or_raise(max), inplace=True)
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return NanToNum.apply_(self, nan=nan, posinf=posinf, neginf=neginf)

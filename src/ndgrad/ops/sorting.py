@@ -1,0 +1,254 @@
+"""Sorting and searching: sort, argsort, topk, unique, nonzero/argwhere, searchsorted, bucketize.
+
+Only sort and topk values are differentiable: their gradient goes back to the positions the indices name.
+"""
+
+from collections import namedtuple
+
+from ndgrad.ops._op import INDEXING, Op
+from ndgrad.ops.shape import wrap_dim
+
+__all__ = ["sort", "argsort", "topk", "unique", "nonzero", "argwhere", "searchsorted", "bucketize"]
+
+
+def _sorted_order(xp, x, dim, descending):
+    """Indices that sort x stably along dim; equal elements keep their order, also when descending."""
+    if not descending:
+        return xp.argsort(x, axis=dim, kind="stable")
+    # NOTE: the stable ascending order of the reversed array, reversed, is stable descending; NaN comes first,
+    # as in PyTorch (NumPy puts NaN last in ascending order).
+    flipped = xp.flip(x, axis=dim)
+    return x.shape[dim] - 1 - xp.flip(xp.argsort(flipped, axis=dim, kind="stable"), axis=dim)
+
+
+class Sort(Op):
+    """torch.sort: (values, indices) along ``dim``."""
+
+    name, family = "sort", INDEXING
+    outputs = ("values", "indices")
+    saves = ("indices",)
+
+    @staticmethod
+    def forward(xp, x, dim, descending):
+        if x.ndim == 0:
+            return x.copy(), xp.zeros((), dtype=xp.int64)
+        indices = _sorted_order(xp, x, dim, descending)
+        return xp.take_along_axis(x, indices, axis=dim), indices.astype(xp.int64)
+
+    @staticmethod
+    def vjp(ctx, grad, grad_indices):
+        from ndgrad.ops.gather_scatter import Scatter, _zeros
+
+        (indices,) = ctx.saved_tensors
+        return (Scatter.apply(_zeros(ctx.input_shapes[0], grad), grad, dim=ctx.dim, index=indices._data),)
+
+
+class SortStable(Sort):
+    """torch.sort with the ``stable`` keyword given: PyTorch records it as another overload."""
+
+    name = "sort"
+    node_name = "SortBackward1"
+
+
+class Topk(Sort):
+    """torch.topk: the k largest (or smallest) elements along ``dim``, with their indices."""
+
+    name = "topk"
+    node_name = "TopkBackward0"
+
+    @staticmethod
+    def forward(xp, x, k, dim, largest, sorted):
+        values, indices = Sort.forward(xp, x, dim, largest)
+        if x.ndim == 0:
+            return values, indices
+        keep = (slice(None),) * dim + (slice(0, k),)
+        return values[keep].copy(), indices[keep].copy()
+
+
+class ArgSort(Op):
+    """torch.argsort: the indices of a stable sort."""
+
+    differentiable = False
+
+    @staticmethod
+    def forward(xp, x, dim, descending):
+        return Sort.forward(xp, x, dim, descending)[1]
+
+
+class Unique(Op):
+    """torch.unique over all elements: sorted distinct values, the inverse map and counts; not differentiable."""
+
+    node_name = "Unique2Backward0"
+    outputs = ("values", "inverse", "counts")
+    _kernel = "_unique2"
+
+    @staticmethod
+    def forward(xp, x):
+        values, inverse, counts = xp.unique(x.reshape(-1), return_inverse=True, return_counts=True)
+        return values, inverse.reshape(x.shape).astype(xp.int64), counts.astype(xp.int64)
+
+    @classmethod
+    def vjp(cls, ctx, *grads):
+        raise NotImplementedError(f"the derivative for '{ctx.op._kernel}' is not implemented.")
+
+
+class UniqueDim(Unique):
+    """torch.unique along ``dim``: distinct slices."""
+
+    node_name = "UniqueDimBackward0"
+    _kernel = "unique_dim"
+
+    @staticmethod
+    def forward(xp, x, dim):
+        values, inverse, counts = xp.unique(x, return_inverse=True, return_counts=True, axis=dim)
+        return values, inverse.reshape(-1).astype(xp.int64), counts.astype(xp.int64)
+
+
+class Nonzero(Op):
+    """torch.nonzero: the indices of the nonzero elements, one row each."""
+
+    differentiable = False
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.argwhere(x).astype(xp.int64)
+
+
+class NonzeroTuple(Op):
+    """torch.nonzero(as_tuple=True): one index tensor per dim (a 0-d input counts as 1-d)."""
+
+    differentiable = False
+
+    @staticmethod
+    def forward(xp, x):
+        return tuple(i.astype(xp.int64) for i in xp.nonzero(x.reshape(-1) if x.ndim == 0 else x))
+
+
+class SearchSorted(Op):
+    """torch.searchsorted: where values would be inserted into the innermost rows of a sorted sequence."""
+
+    differentiable = False
+
+    @staticmethod
+    def forward(xp, sorted_sequence, values, right, sorter, out_int32):
+        if sorter is not None:
+            sorted_sequence = xp.take_along_axis(sorted_sequence, sorter, axis=-1)
+        side = "right" if right else "left"
+        if sorted_sequence.ndim == 1:
+            result = xp.searchsorted(sorted_sequence, values, side=side)
+        else:  # one search per row: count the row's elements before each value
+            before = xp.less_equal if right else xp.less
+            result = before(sorted_sequence[..., None, :], values[..., :, None]).sum(axis=-1)
+        return xp.asarray(result).astype(xp.int32 if out_int32 else xp.int64)
+
+
+# ---- the functions users call ----------------------------------------------------------------------------------
+_return_types = {}
+
+
+def _named(name, fields):
+    """PyTorch's named results: torch.return_types.sort(values=..., indices=...)."""
+    if name not in _return_types:
+        base = namedtuple(name, fields)
+        base.__repr__ = lambda self: f"ndgrad.return_types.{name}(\n" + ",\n".join(
+            f"{field}={value}" for field, value in zip(fields, self)) + ")"
+        _return_types[name] = base
+    return _return_types[name]
+
+
+def sort(input, dim=-1, descending=False, stable=None):
+    """Sorted values and their indices along ``dim``; equal elements keep their order (see torch.sort)."""
+    dim = wrap_dim(dim, input.ndim)
+    op = Sort if stable is None else SortStable
+    return _named("sort", ["values", "indices"])(*op.apply(input, dim=dim, descending=descending))
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    """The indices that sort input along ``dim`` (see torch.argsort)."""
+    return ArgSort.apply(input, dim=wrap_dim(dim, input.ndim), descending=descending)
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """The k largest (or smallest) elements along ``dim`` and their indices (see torch.topk)."""
+    dim = wrap_dim(dim, input.ndim)
+    if input.dtype.name == "bool":
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    size = input.shape[dim] if input.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    return _named("topk", ["values", "indices"])(*Topk.apply(input, k=k, dim=dim, largest=largest, sorted=sorted))
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements (or slices along ``dim``), sorted (see torch.unique)."""
+    if dim is None:
+        values, inverse, counts = Unique.apply(input)
+    else:
+        values, inverse, counts = UniqueDim.apply(input, dim=wrap_dim(dim, input.ndim))
+    extra = ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+    return (values, *extra) if extra else values
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of input's nonzero elements (see torch.nonzero)."""
+    return NonzeroTuple.apply(input) if as_tuple else Nonzero.apply(input)
+
+
+def argwhere(input):
+    """nonzero's indices as rows (see torch.argwhere)."""
+    return Nonzero.apply(input)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    """Insertion points of input's values into the innermost dim of ``sorted_sequence`` (see torch.searchsorted)."""
+    from ndgrad._tensor import Tensor
+
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"ndgrad.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("ndgrad.searchsorted(): side and right can't be set to opposites, got side of left "
+                               "while right was True")
+        right = side == "right"
+    scalar = not isinstance(input, Tensor)
+    if scalar:
+        from ndgrad._creation import tensor
+
+        input = tensor([input], device=sorted_sequence.device)
+    boundaries, shape = sorted_sequence.shape, input.shape
+    if len(boundaries) != 1 and (len(boundaries) != len(shape) or boundaries[:-1] != shape[:-1]):
+        raise RuntimeError(
+            "ndgrad.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+            f"boundaries tensor and input value tensor must match, but we got boundaries tensor {list(boundaries)} "
+            f"and input value tensor {list(shape)}"
+        )
+    result = SearchSorted.apply(sorted_sequence.detach(), input.detach(), right=right,
+                                sorter=None if sorter is None else sorter._data, out_int32=out_int32)
+    return result.reshape(()) if scalar else result
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    """The bucket of each of input's values between sorted ``boundaries`` (see torch.bucketize)."""
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+class SortingMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them through IndexingMethods): one line each."""
+
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def sort(self, dim=-1, descending=False, stable=None):
+        return sort(self, dim, descending, stable)
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return argsort(self, dim, descending, stable)
+    def topk(self, k, dim=-1, largest=True, sorted=True):
+        return topk(self, k, dim, largest, sorted)
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+        return unique(self, sorted, return_inverse, return_counts, dim)
+    def nonzero(self, *, as_tuple=False):
+        return nonzero(self, as_tuple=as_tuple)
+    def argwhere(self):
+        return argwhere(self)
+

@@ -1,0 +1,315 @@
+"""The special functions of torch.special that torch also has at top level: erf, erfc, erfinv, lgamma, digamma,
+polygamma, xlogy, sinc. Re-exported by ndgrad.ops.transcendental. NumPy lacks most of them: on NumPy arrays they
+come from ndgrad.ops._numpy_special, on CuPy arrays from cupyx.scipy.special (same names, same calls)."""
+
+import math
+
+from ndgrad.ops import _numpy_special
+from ndgrad.ops._op import BINARY, POSITIVE, UNARY, UNIT, Op
+
+__all__ = [
+    "erf", "erfc", "erfinv", "lgamma", "digamma", "polygamma", "xlogy", "sinc", "erf_", "erfc_", "xlogy_", "sinc_",
+]
+
+
+def special_functions(xp):
+    """erf, erfc, erfinv, gammaln, digamma, polygamma for this array library."""
+    if xp.__name__ == "numpy":
+        return _numpy_special
+    from cupyx.scipy import special  # only CuPy arrays get here, so NumPy users never import it
+
+    return special
+
+
+class _Special(Op):
+    """An elementwise function of one tensor; integer inputs compute in the default float dtype.
+
+    Rules call Tensor methods (``x.exp()``) for the functions of ndgrad.ops.transcendental, which imports this module.
+    """
+
+    family = UNARY
+    float_only = True
+
+
+class Erf(_Special):
+    """torch.erf: the error function."""
+
+    name = "erf"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: special_functions(xp).erf(x).astype(x.dtype, copy=False))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * (-(x * x)).exp() * (2 / math.sqrt(math.pi)),)
+
+
+class Erfc(_Special):
+    """torch.erfc: 1 - erf(input), accurate where erf is near 1."""
+
+    name = "erfc"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: special_functions(xp).erfc(x).astype(x.dtype, copy=False))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * (-(x * x)).exp() * (-2 / math.sqrt(math.pi)),)
+
+
+class Erfinv(_Special):
+    """torch.erfinv: the inverse of erf on (-1, 1)."""
+
+    name, domain = "erfinv", UNIT
+    saves = ("result",)
+    forward = staticmethod(lambda xp, x: special_functions(xp).erfinv(x).astype(x.dtype, copy=False))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (result * result).exp() * (math.sqrt(math.pi) / 2),)
+
+
+class Lgamma(_Special):
+    """torch.lgamma: log |Gamma(input)|."""
+
+    name, domain = "lgamma", POSITIVE
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: special_functions(xp).gammaln(x).astype(x.dtype, copy=False))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * digamma(x),)
+
+
+class Digamma(_Special):
+    """torch.digamma: the derivative of lgamma."""
+
+    name, domain = "digamma", POSITIVE
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: special_functions(xp).digamma(x).astype(x.dtype, copy=False))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * polygamma(1, x),)
+
+
+class Polygamma(_Special):
+    """torch.polygamma(n, input): the n-th derivative of digamma."""
+
+    name, domain = "polygamma", POSITIVE
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, n):
+        return special_functions(xp).polygamma(n, x).astype(x.dtype, copy=False)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * polygamma(ctx.n + 1, x),)
+
+
+class PolygammaInPlace(Polygamma):
+    """Tensor.polygamma_: PyTorch names its node apart from polygamma's."""
+
+    name = "polygamma_"
+    node_name = "PolygammaBackward1"
+
+
+class Sinc(_Special):
+    """torch.sinc: sin(pi x) / (pi x), and 1 at 0."""
+
+    name = "sinc"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.sinc(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        from ndgrad.ops.arithmetic import where  # arithmetic imports ndgrad.ops.transcendental, and so this module
+
+        (x,) = ctx.saved_tensors
+        at_zero = x == 0
+        x = where(at_zero, 1.0, x)  # the slope's limit at 0 is 0, where the formula is 0 / 0
+        pi_x = x * math.pi
+        return (where(at_zero, 0.0, grad * (pi_x * pi_x.cos() - pi_x.sin()) / (x * pi_x)),)
+
+
+class Xlogy(Op):
+    """torch.xlogy: input * log(other), and 0 where input is 0 (unless other is nan)."""
+
+    name, family, domain = "xlogy", BINARY, POSITIVE
+    saves = ("x", "y")
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        from ndgrad.ops.arithmetic import where
+        from ndgrad.ops.comparison import logical_and
+
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        grad_x = where(logical_and(x == 0, y <= 0), 0.0, xlogy(grad, y)) if need_x else None
+        return grad_x, (grad * x / y if need_y else None)
+
+
+class XlogyScalarOther(Op):
+    """torch.xlogy with a number ``other``: a parameter, so the node has one edge."""
+
+    name, family, domain = "xlogy", UNARY, POSITIVE
+    node_name = "XlogyBackward2"
+    saves = ("x",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, x, y):
+        log_y = math.log(y) if y > 0 else (-math.inf if y == 0 else math.nan)
+        return x * log_y if math.isnan(y) else xp.where(x == 0, 0, x * log_y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        from ndgrad.ops.arithmetic import where
+
+        (x,) = ctx.saved_tensors
+        grad_x = xlogy(grad, ctx.y)
+        return (where(x == 0, 0.0, grad_x) if ctx.y <= 0 else grad_x,)
+
+
+class XlogyScalarSelf(Op):
+    """torch.xlogy with a number ``input`` (a parameter, here ``x``) and a tensor ``other``."""
+
+    name, family, domain = "xlogy", UNARY, POSITIVE
+    node_name = "XlogyBackward1"
+    saves = ("y",)
+    float_only = True
+
+    @staticmethod
+    def forward(xp, y, x):
+        return xp.where(xp.isnan(y), y, xp.zeros_like(y)) if x == 0 else x * xp.log(y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return (grad * ctx.x / y,)
+
+
+# ---- the functions users call ---------------------------------------------------------------------------------------
+def erf(input):
+    return Erf.apply(input)
+
+
+def erfc(input):
+    return Erfc.apply(input)
+
+
+def erfinv(input):
+    return Erfinv.apply(input)
+
+
+def lgamma(input):
+    return Lgamma.apply(input)
+
+
+def digamma(input):
+    return Digamma.apply(input)
+
+
+def _check_polygamma_order(n):
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"polygamma(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+
+
+def polygamma(n, input):
+    """The n-th derivative of digamma (see torch.polygamma)."""
+    _check_polygamma_order(n)
+    return Polygamma.apply(input, n=n)
+
+
+def sinc(input):
+    return Sinc.apply(input)
+
+
+def xlogy(input, other):
+    """input * log(other), 0 where input is 0; either side may be a number (see torch.xlogy)."""
+    from ndgrad._tensor import Tensor  # the tensor module imports this one
+
+    if isinstance(input, Tensor):
+        if isinstance(other, Tensor):
+            return Xlogy.apply(input, other)
+        if isinstance(other, (int, float)):
+            return XlogyScalarOther.apply(input, y=other)
+    elif isinstance(input, (int, float)) and isinstance(other, Tensor):
+        return XlogyScalarSelf.apply(other, x=input)
+    raise TypeError(
+        f"xlogy() received an invalid combination of arguments - got ({type(input).__name__}, "
+        f"{type(other).__name__}), but expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+        " * (Number self, Tensor other, *, Tensor out = None)\n * (Tensor input, Number other, *, Tensor out = None)\n"
+    )
+
+
+# In-place forms: they write into ``input``, which keeps its dtype (see Op.apply_).
+def erf_(input):
+    return Erf.apply_(input)
+
+
+def erfc_(input):
+    return Erfc.apply_(input)
+
+
+def sinc_(input):
+    return Sinc.apply_(input)
+
+
+def xlogy_(input, other):
+    if hasattr(other, "_data"):
+        return Xlogy.apply_(input, other)
+    return XlogyScalarOther.apply_(input, y=other)
+
+
+class SpecialMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them through TranscendentalMethods)."""
+
+    __slots__ = ()
+
+    def erf(self):
+        return erf(self)
+    def erfc(self):
+        return erfc(self)
+    def erfinv(self):
+        return erfinv(self)
+    def lgamma(self):
+        return lgamma(self)
+    def digamma(self):
+        return digamma(self)
+    def polygamma(self, n):
+        return polygamma(n, self)
+    def sinc(self):
+        return sinc(self)
+    def xlogy(self, other):
+        return xlogy(self, other)
+
+    def erf_(self):
+        return erf_(self)
+    def erfc_(self):
+        return erfc_(self)
+    def erfinv_(self):
+        return Erfinv.apply_(self)
+    def lgamma_(self):
+        return Lgamma.apply_(self)
+    def digamma_(self):
+        return Digamma.apply_(self)
+    def polygamma_(self, n):
+        _check_polygamma_order(n)
+        return PolygammaInPlace.apply_(self, n=n)
+    def sinc_(self):
+        return sinc_(self)
+    def xlogy_(self, other):
+        return xlogy_(self, other)

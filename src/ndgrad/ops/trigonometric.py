@@ -1,0 +1,409 @@
+"""Trigonometric and hyperbolic functions and their inverses, atan2 among them. Re-exported by
+ndgrad.ops.transcendental, whose Tensor methods mixin inherits TrigonometricMethods."""
+
+from ndgrad.ops._op import ABOVE_ONE, BINARY, UNARY, UNIT, Op
+
+__all__ = [
+    "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+    "sin_", "cos_", "tan_", "asin_", "acos_", "atan_", "sinh_", "cosh_", "tanh_", "asinh_", "acosh_", "atanh_",
+]
+
+
+class _Unary(Op):
+    """An elementwise function of one tensor; integer inputs compute in the default float dtype."""
+
+    family = UNARY
+    float_only = True
+
+
+# ---- trigonometric functions ----------------------------------------------------------------------------------------
+class Sin(_Unary):
+    """torch.sin."""
+
+    name = "sin"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.sin(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * cos(x),)
+
+
+class Cos(_Unary):
+    """torch.cos."""
+
+    name = "cos"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.cos(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * -sin(x),)
+
+
+class Tan(_Unary):
+    """torch.tan."""
+
+    name, domain = "tan", UNIT  # away from the poles at +-pi/2
+    saves = ("result",)
+    forward = staticmethod(lambda xp, x: xp.tan(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (result * result + 1),)
+
+
+class Asin(_Unary):
+    """torch.asin."""
+
+    name, domain = "asin", UNIT
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.arcsin(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * (1 - x * x).rsqrt(),)
+
+
+class Acos(_Unary):
+    """torch.acos."""
+
+    name, domain = "acos", UNIT
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.arccos(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (-grad * (1 - x * x).rsqrt(),)
+
+
+class Atan(_Unary):
+    """torch.atan."""
+
+    name = "atan"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.arctan(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad / (x * x + 1),)
+
+
+class Atan2(Op):
+    """torch.atan2(input, other): the angle of the point (other, input)."""
+
+    name, family = "atan2", BINARY
+    saves = ("x", "y")
+    float_only = True
+    forward = staticmethod(lambda xp, x, y: xp.arctan2(x, y))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        scale = grad / (x * x + y * y)
+        return (scale * y if need_x else None), (scale * -x if need_y else None)
+
+
+# ---- hyperbolic functions -------------------------------------------------------------------------------------------
+class Sinh(_Unary):
+    """torch.sinh."""
+
+    name = "sinh"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.sinh(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * cosh(x),)
+
+
+class Cosh(_Unary):
+    """torch.cosh."""
+
+    name = "cosh"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.cosh(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * sinh(x),)
+
+
+class Tanh(_Unary):
+    """torch.tanh."""
+
+    name = "tanh"
+    saves = ("result",)
+    forward = staticmethod(lambda xp, x: xp.tanh(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (TanhBackward.apply(grad, result),)
+
+
+class TanhBackward(Op):
+    """grad * (1 - tanh^2) in one step, as PyTorch's tanh_backward; differentiable for double backward."""
+
+    saves = ("grad", "result")
+
+    @staticmethod
+    def forward(xp, grad, result):
+        return grad * (1 - result * result)
+
+    @staticmethod
+    def vjp(ctx, grad_grad):
+        grad, result = ctx.saved_tensors
+        return grad_grad * (1 - result * result), grad_grad * grad * -2 * result
+
+
+class Asinh(_Unary):
+    """torch.asinh."""
+
+    name = "asinh"
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.arcsinh(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * (x * x + 1).rsqrt(),)
+
+
+class Acosh(_Unary):
+    """torch.acosh."""
+
+    name, domain = "acosh", ABOVE_ONE
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.arccosh(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad * (x * x - 1).rsqrt(),)
+
+
+class Atanh(_Unary):
+    """torch.atanh."""
+
+    name, domain = "atanh", UNIT
+    saves = ("x",)
+    forward = staticmethod(lambda xp, x: xp.arctanh(x))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (grad / (1 - x * x),)
+
+
+class _NoInPlaceDerivative(_Unary):
+    """asinh_, acosh_, atanh_: PyTorch records them but defines no derivative, so backward raises as PyTorch's."""
+
+    node_name = None
+
+    @staticmethod
+    def vjp(ctx, grad):
+        function = type(ctx).__name__[: -len("Backward1")].lower()
+        raise NotImplementedError(f"the derivative for 'inplace version of {function}' is not implemented.")
+
+
+class AsinhInPlace(_NoInPlaceDerivative):
+    node_name = "AsinhBackward1"
+    forward = Asinh.forward
+
+
+class AcoshInPlace(_NoInPlaceDerivative):
+    node_name = "AcoshBackward1"
+    forward = Acosh.forward
+
+
+class AtanhInPlace(_NoInPlaceDerivative):
+    node_name = "AtanhBackward1"
+    forward = Atanh.forward
+
+
+# ---- the functions users call ---------------------------------------------------------------------------------------
+def tensors_only(function, *arguments):
+    """PyTorch's atan2 and logaddexp take no numbers, where NumPy would broadcast them. ``arguments`` are
+    (name, value) pairs, in the order of the positions PyTorch counts."""
+    from ndgrad._tensor import Tensor  # the tensor module imports this one
+
+    for position, (argument, value) in enumerate(arguments, start=1):
+        if not isinstance(value, Tensor):
+            raise TypeError(
+                f"{function}(): argument '{argument}' (position {position}) must be Tensor, not {type(value).__name__}"
+            )
+
+
+def sin(input):
+    return Sin.apply(input)
+
+
+def cos(input):
+    return Cos.apply(input)
+
+
+def tan(input):
+    return Tan.apply(input)
+
+
+def asin(input):
+    return Asin.apply(input)
+
+
+def acos(input):
+    return Acos.apply(input)
+
+
+def atan(input):
+    return Atan.apply(input)
+
+
+def atan2(input, other):
+    """The angle of (other, input), in (-pi, pi] (see torch.atan2)."""
+    tensors_only("atan2", ("input", input), ("other", other))
+    return Atan2.apply(input, other)
+
+
+def sinh(input):
+    return Sinh.apply(input)
+
+
+def cosh(input):
+    return Cosh.apply(input)
+
+
+def tanh(input):
+    return Tanh.apply(input)
+
+
+def asinh(input):
+    return Asinh.apply(input)
+
+
+def acosh(input):
+    return Acosh.apply(input)
+
+
+def atanh(input):
+    return Atanh.apply(input)
+
+
+# In-place forms: they write into ``input``, which keeps its dtype (see Op.apply_).
+def sin_(input):
+    return Sin.apply_(input)
+
+
+def cos_(input):
+    return Cos.apply_(input)
+
+
+def tan_(input):
+    return Tan.apply_(input)
+
+
+def asin_(input):
+    return Asin.apply_(input)
+
+
+def acos_(input):
+    return Acos.apply_(input)
+
+
+def atan_(input):
+    return Atan.apply_(input)
+
+
+def sinh_(input):
+    return Sinh.apply_(input)
+
+
+def cosh_(input):
+    return Cosh.apply_(input)
+
+
+def tanh_(input):
+    return Tanh.apply_(input)
+
+
+def asinh_(input):
+    return AsinhInPlace.apply_(input)
+
+
+def acosh_(input):
+    return AcoshInPlace.apply_(input)
+
+
+def atanh_(input):
+    return AtanhInPlace.apply_(input)
+
+
+class TrigonometricMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them through TranscendentalMethods)."""
+
+    __slots__ = ()
+
+    def sin(self):
+        return sin(self)
+    def cos(self):
+        return cos(self)
+    def tan(self):
+        return tan(self)
+    def asin(self):
+        return asin(self)
+    def acos(self):
+        return acos(self)
+    def atan(self):
+        return atan(self)
+    def atan2(self, other):
+        tensors_only("atan2", ("other", other))  # a method counts its positions from other
+        return Atan2.apply(self, other)
+    def sinh(self):
+        return sinh(self)
+    def cosh(self):
+        return cosh(self)
+    def tanh(self):
+        return tanh(self)
+    def asinh(self):
+        return asinh(self)
+    def acosh(self):
+        return acosh(self)
+    def atanh(self):
+        return atanh(self)
+
+    def sin_(self):
+        return sin_(self)
+    def cos_(self):
+        return cos_(self)
+    def tan_(self):
+        return tan_(self)
+    def asin_(self):
+        return asin_(self)
+    def acos_(self):
+        return acos_(self)
+    def atan_(self):
+        return atan_(self)
+    def atan2_(self, other):
+        tensors_only("atan2_", ("other", other))
+        return Atan2.apply_(self, other)
+    def sinh_(self):
+        return sinh_(self)
+    def cosh_(self):
+        return cosh_(self)
+    def tanh_(self):
+        return tanh_(self)
+    def asinh_(self):
+        return asinh_(self)
+    def acosh_(self):
+        return acosh_(self)
+    def atanh_(self):
+        return atanh_(self)
