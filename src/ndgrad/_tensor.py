@@ -17,14 +17,20 @@ from ndgrad.ops._op import operand as _operand
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
 from ndgrad.ops.comparison import ComparisonMethods
+from ndgrad.ops.gather_scatter import GatherScatterMethods
 from ndgrad.ops.indexing import IndexingMethods
 from ndgrad.ops.joining import JoiningMethods
 from ndgrad.ops.linalg import LinalgMethods
 from ndgrad.ops.reduction import ReductionMethods
+from ndgrad.ops.rounding import RoundingMethods
 from ndgrad.ops.scan import ScanMethods
+from ndgrad.ops.selection import SelectionMethods
 from ndgrad.ops.shape import ShapeMethods
+from ndgrad.ops.sorting import SortingMethods
+from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.splitting import SplittingMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
+from ndgrad.ops.trigonometric import TrigonometricMethods
 
 __all__ = ["Tensor", "Size"]
 
@@ -70,8 +76,9 @@ _new = object.__new__
 
 
 class Tensor(
-    ArithmeticMethods, TranscendentalMethods, ActivationMethods, ComparisonMethods, ReductionMethods, ScanMethods,
-    ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, LinalgMethods,
+    ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
+    ActivationMethods, ComparisonMethods, ReductionMethods, SelectionMethods, ScanMethods, ShapeMethods,
+    SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods, LinalgMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

@@ -23,7 +23,8 @@ from ndgrad.ops.activation import (
     softsign,
     tanhshrink,
 )
-from ndgrad.ops.transcendental import sigmoid, tanh
+from ndgrad.ops.transcendental import sigmoid
+from ndgrad.ops.trigonometric import tanh
 
 __all__ = [
     "relu", "relu_", "relu6", "elu", "elu_", "selu", "selu_", "celu", "celu_", "leaky_relu", "leaky_relu_", "gelu",

@@ -7,30 +7,43 @@ from ndgrad.ops import (
     activation,
     arithmetic,
     comparison,
+    gather_scatter,
     indexing,
     joining,
     linalg,
     reduction,
+    rounding,
     scan,
+    selection,
     shape,
+    sorting,
+    special,
     splitting,
     transcendental,
+    trigonometric,
 )
 from ndgrad.ops._op import OP_TABLE, Op
 from ndgrad.ops.activation import *  # noqa: F403
 from ndgrad.ops.arithmetic import *  # noqa: F403
 from ndgrad.ops.comparison import *  # noqa: F403
+from ndgrad.ops.gather_scatter import *  # noqa: F403
 from ndgrad.ops.indexing import *  # noqa: F403
 from ndgrad.ops.joining import *  # noqa: F403
 from ndgrad.ops.linalg import *  # noqa: F403
 from ndgrad.ops.reduction import *  # noqa: F403
+from ndgrad.ops.rounding import *  # noqa: F403
 from ndgrad.ops.scan import *  # noqa: F403
+from ndgrad.ops.selection import *  # noqa: F403
 from ndgrad.ops.shape import *  # noqa: F403
+from ndgrad.ops.sorting import *  # noqa: F403
+from ndgrad.ops.special import *  # noqa: F403
 from ndgrad.ops.splitting import *  # noqa: F403
 from ndgrad.ops.transcendental import *  # noqa: F403
+from ndgrad.ops.trigonometric import *  # noqa: F403
 
 FAMILIES = (
-    arithmetic, transcendental, activation, comparison, reduction, scan, shape, splitting, joining, indexing, linalg,
+    arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, reduction, selection,
+    scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

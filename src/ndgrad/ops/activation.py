@@ -10,7 +10,8 @@ from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.arithmetic import abs, where
 from ndgrad.ops.comparison import logical_and
 from ndgrad.ops.special import erfc, special_functions
-from ndgrad.ops.transcendental import Sigmoid, exp, sigmoid, tanh
+from ndgrad.ops.transcendental import Sigmoid, exp, sigmoid
+from ndgrad.ops.trigonometric import tanh
 
 __all__ = ["relu", "relu_", "selu", "selu_", "celu", "celu_"]
 

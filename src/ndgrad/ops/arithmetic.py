@@ -24,15 +24,12 @@ from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, operan
 from ndgrad.ops.comparison import logical_and, where  # noqa: F401 (where: other families import it from here)
 
 # NOTE: rounding.py is the rest of this family (rounding, clamping); re-exported here, its methods a base of ours.
-from ndgrad.ops.rounding import *  # noqa: F403
-from ndgrad.ops.rounding import RoundingMethods, sign
-from ndgrad.ops.rounding import __all__ as _rounding_all
+from ndgrad.ops.rounding import sign
 from ndgrad.ops.transcendental import log
 
 __all__ = [
     "add", "sub", "subtract", "rsub", "mul", "multiply", "div", "divide", "true_divide", "reciprocal",
     "floor_divide", "remainder", "fmod", "pow", "neg", "negative", "positive", "abs", "absolute", "lerp", "hypot",
-    *_rounding_all,
 ]
 
 
@@ -623,7 +620,7 @@ def _pow_(self, exponent):
     return PowTensor.apply_(self, exponent) if is_tensor(exponent) else _number_(Pow, self, exponent=exponent)
 
 
-class ArithmeticMethods(RoundingMethods):
+class ArithmeticMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__

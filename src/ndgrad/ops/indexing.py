@@ -6,17 +6,11 @@ import numpy as np
 from ndgrad._dtype import bool_, uint8
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import INDEXING, Op
-from ndgrad.ops.gather_scatter import *  # noqa: F403
-from ndgrad.ops.gather_scatter import GatherScatterMethods, _check_bounds, _run, _zeros
-from ndgrad.ops.gather_scatter import __all__ as _gather_scatter_all
+from ndgrad.ops.gather_scatter import _check_bounds, _run, _zeros
 from ndgrad.ops.shape import Select, Slice, Unsqueeze
-from ndgrad.ops.sorting import *  # noqa: F403
-from ndgrad.ops.sorting import SortingMethods
-from ndgrad.ops.sorting import __all__ as _sorting_all
 
 __all__ = [
     "index_put", "index_put_", "masked_fill", "masked_scatter", "masked_select", "take", "put",
-    *_gather_scatter_all, *_sorting_all,
 ]
 
 
@@ -532,7 +526,7 @@ def copy_(input, src, non_blocking=False):
     return Copy.apply_(input, src)
 
 
-class IndexingMethods(GatherScatterMethods, SortingMethods):
+class IndexingMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__

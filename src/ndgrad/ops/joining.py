@@ -4,7 +4,7 @@ matrices and triangles; and the broadcasting helpers that return several tensors
 import warnings
 
 from ndgrad._device import array_namespace
-from ndgrad.ops import indexing
+from ndgrad.ops import gather_scatter
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import JOINING, SHAPE, Op
 from ndgrad.ops.shape import (
@@ -390,7 +390,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
                 "repeats must have the same size as input along dim, but got "
                 f"repeats.size(0) = {repeats.shape[0]} and input.size(0) = {size}"
             )
-        return indexing.index_select(input, dim, _repeat_indices(repeats, output_size))
+        return gather_scatter.index_select(input, dim, _repeat_indices(repeats, output_size))
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     if output_size is not None and output_size != size * repeats:

@@ -6,18 +6,16 @@ The reductions that select elements (max, median, kthvalue, ...) live in ops.sel
 import math
 
 from ndgrad._dtype import int64
-from ndgrad.ops import selection
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.scan import cumprod, flip, shift
-from ndgrad.ops.selection import *  # noqa: F403
-from ndgrad.ops.selection import Max, MaxDim, Min, MinDim, SelectionMethods  # noqa: F401
+from ndgrad.ops.selection import Max, MaxDim, Min, MinDim  # noqa: F401
 from ndgrad.ops.shape import normalize_dims, wrap_dim
 
 __all__ = [
     "sum", "mean", "prod", "var", "std", "var_mean", "std_mean", "logsumexp", "norm", "nansum", "nanmean", "any",
     "all", "count_nonzero",
-] + selection.__all__
+]
 
 
 def _restore(tensor, shape, dims, keepdim):
@@ -518,7 +516,7 @@ def count_nonzero(input, dim=None):
     return CountNonzero.apply(input, dim=None if dim is None else _dims(dim, input))
 
 
-class ReductionMethods(SelectionMethods):
+class ReductionMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__

@@ -6,18 +6,11 @@ import math
 
 from ndgrad._dtype import result_type
 from ndgrad.ops._op import BINARY, POSITIVE, UNARY, Op
-from ndgrad.ops.special import *  # noqa: F403
-from ndgrad.ops.special import SpecialMethods
-from ndgrad.ops.special import __all__ as _special_all
-from ndgrad.ops.trigonometric import *  # noqa: F403
-from ndgrad.ops.trigonometric import TrigonometricMethods, tensors_only
-from ndgrad.ops.trigonometric import __all__ as _trigonometric_all
+from ndgrad.ops.trigonometric import tensors_only
 
 __all__ = [
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "sqrt", "rsqrt", "square", "sigmoid",
     "exp_", "exp2_", "expm1_", "log_", "log2_", "log10_", "log1p_", "sqrt_", "rsqrt_", "square_", "sigmoid_",
-    *_trigonometric_all,
-    *_special_all,
 ]
 
 
@@ -298,7 +291,7 @@ def sigmoid_(input):
     return Sigmoid.apply_(input)
 
 
-class TranscendentalMethods(SpecialMethods, TrigonometricMethods):
+class TranscendentalMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
