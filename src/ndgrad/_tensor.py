@@ -595,7 +595,7 @@ class Tensor(
         return self.div_(other)
 
     def __getitem__(self, index):
-        return ops.shape.getitem(self, index)
+        return ops.indexing.getitem(self, index)
 
 
 class _HookHandle:

@@ -7,7 +7,7 @@ from ndgrad._dtype import bool_, uint8
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.gather_scatter import _check_bounds, _run, _zeros
-from ndgrad.ops.shape import Select, Slice, Unsqueeze
+from ndgrad.ops.shape import Alias, Select, Slice, Unsqueeze, keeps_whole_dim
 
 __all__ = [
     "index_put", "index_put_", "masked_fill", "masked_scatter", "masked_select", "take", "put",
@@ -239,6 +239,7 @@ def _is_mask(item):
 def _parse(input, index):
     """Apply the basic items (ints, slices, None, ...) as views, as PyTorch does first; return that view and the
     index array (or None) per leading dim of it that advanced indexing then uses, or None if there is none."""
+    lone_slice = isinstance(index, slice)  # x[a:b] is always recorded; inside a tuple, whole-dim slices are not
     items = [_as_index(item, input) for item in _items(index)]
     consumed = sum(_consumed(item) for item in items)
     if consumed > input.ndim:
@@ -265,8 +266,8 @@ def _parse(input, index):
         elif isinstance(item, slice):
             if item.step is not None and item.step <= 0:
                 raise ValueError("step must be greater than zero")
-            start, stop, step = item.indices(result.shape[dim])
-            if (start, stop, step) != (0, result.shape[dim], 1):  # PyTorch skips slices that keep the whole dim
+            if lone_slice or not keeps_whole_dim(item, result.shape[dim]):
+                start, stop, step = item.indices(result.shape[dim])
                 result = Slice.apply(result, dim=dim, start=start, stop=stop, step=step)
             dim += 1
         elif _is_mask(item):
@@ -279,7 +280,7 @@ def _parse(input, index):
             indices[dim] = item._data
             dim += 1
     if not indices:
-        return result, None
+        return (Alias.apply(input) if result is input else result), None  # x[...], x[:, :]: a new view object
     indices = tuple(indices.get(d) for d in range(max(indices) + 1))
     _check_indices(result.shape, indices)
     return result, indices
@@ -341,7 +342,6 @@ def getitem(input, index):
 def setitem(input, index, value):
     """``input[index] = value``: index_put_ for advanced indices, else copy_ into the view (see torch.Tensor)."""
     from ndgrad._tensor import Tensor
-    from ndgrad.ops.shape import getitem as basic_getitem
 
     if not isinstance(value, Tensor):
         value = _value_tensor(value, input)
@@ -350,7 +350,7 @@ def setitem(input, index, value):
         value = value.reshape(value.shape[kept:]) if kept else value
     items = _items(index)
     if all(type(item) is not bool and isinstance(item, (int, slice, type(None), type(Ellipsis))) for item in items):
-        basic_getitem(input, index).copy_(value)
+        getitem(input, index).copy_(value)
         return
     result, indices = _parse(input, index)
     if indices is None:

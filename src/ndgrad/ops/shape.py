@@ -235,7 +235,15 @@ class IndexBackward(Op):
 
     @staticmethod
     def vjp(ctx, grad):
+        from ndgrad.ops.indexing import getitem  # indexing builds on this module's view ops
+
         return (getitem(grad, ctx.index),)
+
+
+def keeps_whole_dim(item, size):
+    """Whether PyTorch skips this slice inside an index tuple: it judges the slice as written, so ``0:``, ``:9``
+    on a dim of 4 are skipped but ``-4:`` is not."""
+    return item.start in (None, 0) and item.step in (None, 1) and (item.stop is None or item.stop >= size)
 
 
 def _embed(grad, shape, index):
@@ -569,47 +577,6 @@ def parse_to_args(tensor, args, kwargs):
         else:
             raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
     return dtype or tensor.dtype, Device(device) if device is not None else tensor.device, kwargs.get("copy", False)
-
-
-def getitem(input, index):
-    """Basic indexing (ints, slices, None, Ellipsis) as a chain of view ops, as PyTorch records it."""
-    items = index if isinstance(index, tuple) else (index,)
-    if any(type(item) is bool or not isinstance(item, (int, slice, type(None), type(Ellipsis))) for item in items):
-        from ndgrad.ops import indexing  # tensors, lists, masks, bools: advanced indexing
-
-        return indexing.getitem(input, index)
-    if not isinstance(index, tuple):
-        index = (index,)
-    if index == (Ellipsis,):
-        return Alias.apply(input)
-    consumed = sum(1 for item in index if item is not None and item is not Ellipsis)
-    if consumed > input.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
-    if any(not isinstance(item, (int, slice, type(None), type(Ellipsis))) for item in index):
-        raise IndexError(
-            "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices"
-        )
-    result, dim = input, 0
-    for item in index:
-        if item is Ellipsis:
-            dim += input.ndim - consumed
-            consumed = input.ndim  # a second Ellipsis would add nothing
-        elif item is None:
-            result = Unsqueeze.apply(result, dim=dim)
-            dim += 1
-        elif isinstance(item, int):
-            size = result.shape[dim]
-            if not -size <= item < size:
-                raise IndexError(f"index {item} is out of bounds for dimension {dim} with size {size}")
-            result = Select.apply(result, dim=dim, index=item % size)
-        else:
-            if item.step is not None and item.step <= 0:
-                raise ValueError("step must be greater than zero")
-            start, stop, step = item.indices(result.shape[dim])
-            if item != slice(None) or len(index) == 1:
-                result = Slice.apply(result, dim=dim, start=start, stop=stop, step=step)
-            dim += 1
-    return result
 
 
 class ShapeMethods:
