@@ -286,3 +286,9 @@ def test_torch_is_the_oracle_here(run):
     """Sanity: the helper really runs torch for the expected side."""
     assert run(torch, "print(torch.__name__)").stdout == "torch"
     assert run(ndgrad, "print(torch.__name__)").stdout == "ndgrad"
+
+
+@pytest.mark.parametrize("function", ["exp", "sin", "sigmoid", "tanh", "log", "sqrt", "relu", "neg", "abs", "floor"])
+def test_a_number_where_a_tensor_is_needed(same, function):
+    outcome = same(f"torch.{function}(2.0)")
+    assert outcome.error[0] == "TypeError"

@@ -75,6 +75,12 @@ class OpNode(Node):
             unpacked.append(item)
         return unpacked
 
+    def _rebind_saved_output(self, tensor):
+        """An in-place op wrote its result into ``tensor``: version checks must follow that tensor."""
+        for item in self._saved or ():
+            if type(item) is SavedOutput:
+                item.rebind(tensor)
+
     @property
     def needs_input_grad(self):
         return tuple([node is not None for node, _ in self._edges])

@@ -33,6 +33,12 @@ class SavedOutput:
         self.version_counter = tensor._shared_counter()
         self.saved_version = self.version_counter[0]
 
+    def rebind(self, tensor):
+        """The output was written into ``tensor`` in place (``exp_``): save that tensor's memory and version."""
+        self.data = tensor._data
+        self.version_counter = tensor._shared_counter()
+        self.saved_version = self.version_counter[0]
+
     def unpack(self, node):
         from ndgrad._tensor import Tensor
 

@@ -34,8 +34,9 @@ def require_kind(dtype, kernel, kinds):
 
 
 def kind_checked(input, kernel, kinds):
-    """``input``, after require_kind on its dtype."""
-    require_kind(input.dtype, kernel, kinds)
+    """``input``, after require_kind on its dtype (a non-tensor is left for Op.apply to refuse)."""
+    if is_tensor(input):
+        require_kind(input.dtype, kernel, kinds)
     return input
 
 

@@ -42,6 +42,8 @@ class Op:
     family = None  # which sampler the tests use
     domain = REAL  # where inputs are sampled
     saves = ()  # forward parameter names or output names the vjp reads from ctx.saved_tensors
+    saved_for = {}  # saved name -> the input whose gradient alone needs it: saved (else None) only if that input
+    #                 requires grad, as PyTorch saves ``self`` of a product only when ``other`` needs a gradient
     outputs = ("result",)  # names of forward's outputs; integer outputs never require grad
     node_name = None  # the grad_fn's class name; default f"{ClassName}Backward0", as PyTorch names most
     node_qualname = None  # what grad_fn.name() says, where PyTorch reports a C++ name instead of the class name
@@ -60,6 +62,9 @@ class Op:
         cls._save_plan = tuple(
             (False, parameters.index(n)) if n in parameters else (True, cls.outputs.index(n)) for n in cls.saves
         )
+        cls._save_needed_by = tuple(
+            parameters.index(cls.saved_for[n]) if n in cls.saved_for else None for n in cls.saves
+        )
         cls._saves_first_input = (False, 0) in cls._save_plan
         if cls.__dict__.get("name"):
             OP_TABLE.append(cls)
@@ -76,7 +81,10 @@ class Op:
     def apply(cls, *inputs, **params):
         """Run the op on Tensors (and Python numbers) and record a backward node if a gradient is needed."""
         Tensor = _Tensor or _bind_tensor()
-        arrays, needs_grad, target = _unwrap(inputs, Tensor, cls.float_only)
+        try:
+            arrays, needs_grad, target = _unwrap(inputs, Tensor, cls.float_only)
+        except AttributeError:  # a number or other object where a unary op needs a Tensor
+            raise _not_a_tensor(cls, inputs, Tensor) from None
         xp = np if type(arrays[0]) is np.ndarray else _namespace_checked(arrays)
         if target is not None:
             arrays = [a.astype(target) if hasattr(a, "dtype") and a.dtype != target else a for a in arrays]
@@ -126,6 +134,8 @@ class Op:
 
         if not STATE.grad_enabled:
             return self  # nothing is recorded: no history changes
+        if out.grad_fn is not None:
+            out.grad_fn._rebind_saved_output(self)
         if self._base is not None and (out.grad_fn is not None or self._base._requires_grad):
             rebase(self, out)  # see Note [views and in-place]
         elif out.grad_fn is not None:
@@ -286,8 +296,11 @@ def _record(cls, inputs, params, outs):
     else:
         node._output_meta = tuple([(out._data.shape, out._data.dtype) for out in outs])
     saved, versions = [], []  # versions: an input tensor's version when saved; None for outputs and numbers
-    for is_output, index in cls._save_plan:
-        if is_output:
+    for (is_output, index), needed_by in zip(cls._save_plan, cls._save_needed_by):
+        if needed_by is not None and edges[needed_by] is _NO_EDGE:
+            saved.append(None)  # only another input's gradient reads it, and that input needs none
+            versions.append(None)
+        elif is_output:
             out = outs[index]
             out._output_nr = index
             saved.append(SavedOutput(out))
@@ -314,6 +327,13 @@ def _namespace_checked(arrays):
     from ndgrad._device import array_namespace
 
     return array_namespace(devices.pop())
+
+
+def _not_a_tensor(cls, inputs, Tensor):
+    position = next(i for i, x in enumerate(inputs) if not isinstance(x, Tensor))
+    argument = ("input", "other")[position] if position < 2 else f"tensors[{position}]"
+    name, given = cls.name or cls.__name__.lower(), type(inputs[position]).__name__
+    return TypeError(f"{name}(): argument '{argument}' (position {position + 1}) must be Tensor, not {given}")
 
 
 def _translate(error, arrays):

@@ -274,7 +274,7 @@ def _floating(input, kernel):
 
 
 def _not_bool(input, message):
-    if input._data.dtype.kind == "b":
+    if getattr(input, "_data", None) is not None and input._data.dtype.kind == "b":
         raise RuntimeError(message)
 
 

@@ -91,6 +91,7 @@ class Mul(Op):
 
     name, family = "mul", BINARY
     saves = ("x", "y")
+    saved_for = {"x": "y", "y": "x"}
 
     @staticmethod
     def forward(xp, x, y):
@@ -108,6 +109,7 @@ class Div(Op):
 
     name, family, domain = "div", BINARY, NONZERO
     saves = ("x", "y")
+    saved_for = {"x": "y"}
     float_only = True
 
     @staticmethod
@@ -149,7 +151,7 @@ class FloorDivide(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        raise RuntimeError("the derivative for 'floor_divide' is not implemented.")
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
 
 
 class Remainder(Op):
@@ -510,7 +512,7 @@ def neg(input):
 
 
 def _negatable(input):
-    if input.dtype is bool_:
+    if is_tensor(input) and input.dtype is bool_:
         raise RuntimeError(
             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use "
             "the `~` or `logical_not()` operator instead."

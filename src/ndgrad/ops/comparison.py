@@ -362,8 +362,13 @@ def bitwise_right_shift(input, other):
     return BitwiseRightShift.apply(first_as_tensor(input, other), other)
 
 
-def where(condition, input, other):
-    """Elements of input where condition holds, else of other (see torch.where)."""
+def where(condition, input=None, other=None):
+    """Elements of input where condition holds, else of other; with the condition alone, nonzero(as_tuple=True)
+    (see torch.where)."""
+    if input is None and other is None:
+        from ndgrad.ops.sorting import nonzero
+
+        return nonzero(condition, as_tuple=True)
     require_tensor("where", condition, "condition", 1)
     if condition.dtype is uint8:
         import warnings

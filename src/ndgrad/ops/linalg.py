@@ -11,6 +11,7 @@ class Dot(Op):
 
     name, family = "dot", MATMUL
     saves = ("x", "y")
+    saved_for = {"x": "y", "y": "x"}
 
     @staticmethod
     def forward(xp, x, y):
@@ -28,6 +29,7 @@ class Mv(Op):
 
     name, family = "mv", MATMUL
     saves = ("x", "y")
+    saved_for = {"x": "y", "y": "x"}
 
     @staticmethod
     def forward(xp, x, y):
@@ -46,6 +48,7 @@ class Mm(Op):
 
     name, family = "mm", MATMUL
     saves = ("x", "y")
+    saved_for = {"x": "y", "y": "x"}
 
     @staticmethod
     def forward(xp, x, y):
@@ -63,6 +66,7 @@ class Bmm(Op):
 
     name, family = "bmm", MATMUL
     saves = ("x", "y")
+    saved_for = {"x": "y", "y": "x"}
 
     @staticmethod
     def forward(xp, x, y):
