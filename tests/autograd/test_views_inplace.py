@@ -77,3 +77,10 @@ def test_in_place_under_no_grad_on_a_leaf_is_the_optimiser_update(same):
 def test_refused_in_place_writes(same, code):
     outcome = same(BASICS + code)
     assert outcome.error is not None and outcome.error[0] == "RuntimeError"
+
+
+@pytest.mark.parametrize("write", ["a.eq_(2)", "a.lt_(torch.ones(3))", "a.ge_(x)", "a[1:].ne_(0)"])
+def test_comparison_written_in_place_gives_zero_gradient(same, write):
+    """PyTorch records in-place comparisons into a float tensor with a zero gradient for the old values."""
+    same(f"x = torch.tensor([1., 2., 3.], requires_grad=True)\na = x * 2\n{write}\nprint(a)\n"
+         "(a * x).sum().backward()\nprint(x.grad)")

@@ -50,6 +50,7 @@ class Op:
     float_only = False  # integer inputs are computed in the default float dtype (exp, sqrt, true division)
     differentiable = True  # False: results never require grad (comparisons)
     is_view = False  # the result shares memory, and so the version counter, with the first input
+    zero_grad_in_place = False  # a non-differentiable op that, in place, records a node giving zero gradients
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -136,6 +137,8 @@ class Op:
             return self  # nothing is recorded: no history changes
         if out.grad_fn is not None:
             out.grad_fn._rebind_saved_output(self)
+        elif cls.zero_grad_in_place and _any_requires_grad((self, *others)):
+            out._requires_grad, out.grad_fn = True, _record(cls, (source, *others), params, (self,))
         if self._base is not None and (out.grad_fn is not None or self._base._requires_grad):
             rebase(self, out)  # see Note [views and in-place]
         elif out.grad_fn is not None:

@@ -2,7 +2,7 @@
 where, maximum/minimum and fmax/fmin, whose gradients follow PyTorch's conventions at ties and NaNs."""
 
 from ndgrad._dtype import bool_, get_default_dtype, result_type, uint8
-from ndgrad.ops._checks import as_tensor, check_castable, first_as_tensor, is_tensor, require_tensor
+from ndgrad.ops._checks import as_tensor, check_castable, first_as_tensor, is_tensor, require_tensor, zeros_like_grad
 from ndgrad.ops._op import BINARY, TERNARY, Op, operand, operand_or_raise
 
 __all__ = [
@@ -20,28 +20,70 @@ class _Comparison(Op):
     differentiable = False
 
 
-class Eq(_Comparison):
+class _Relation(_Comparison):
+    """==, !=, <, <=, >, >=. Written in place into a float tensor (``x.eq_(0)``), PyTorch records them, with a
+    zero gradient: the old values no longer reach the result."""
+
+    zero_grad_in_place = True
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return tuple(None if node is None else zeros_like_grad(grad) for node, _ in ctx.next_functions)
+
+
+class Eq(_Relation):
     forward = staticmethod(lambda xp, x, y: xp.equal(x, y))
 
 
-class Ne(_Comparison):
+class Ne(_Relation):
     forward = staticmethod(lambda xp, x, y: xp.not_equal(x, y))
 
 
-class Lt(_Comparison):
+class Lt(_Relation):
     forward = staticmethod(lambda xp, x, y: xp.less(x, y))
 
 
-class Le(_Comparison):
+class Le(_Relation):
     forward = staticmethod(lambda xp, x, y: xp.less_equal(x, y))
 
 
-class Gt(_Comparison):
+class Gt(_Relation):
     forward = staticmethod(lambda xp, x, y: xp.greater(x, y))
 
 
-class Ge(_Comparison):
+class Ge(_Relation):
     forward = staticmethod(lambda xp, x, y: xp.greater_equal(x, y))
+
+
+# The same relations with a tensor ``other``: PyTorch names their in-place nodes apart (EqBackward1).
+class EqTensor(Eq):
+    node_name = "EqBackward1"
+
+
+class NeTensor(Ne):
+    node_name = "NeBackward1"
+
+
+class LtTensor(Lt):
+    node_name = "LtBackward1"
+
+
+class LeTensor(Le):
+    node_name = "LeBackward1"
+
+
+class GtTensor(Gt):
+    node_name = "GtBackward1"
+
+
+class GeTensor(Ge):
+    node_name = "GeBackward1"
+
+
+def _relation_(by_number, by_tensor, self, other):
+    """``self.eq_(other)``: the overload (and so the node's name) depends on whether ``other`` is a tensor."""
+    other = operand_or_raise(other)
+    return (by_tensor if is_tensor(other) else by_number).apply_(self, other)
 
 
 def _inexact(test, fill):
@@ -450,17 +492,17 @@ class ComparisonMethods:
         return ge(self, other)
     greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
     def eq_(self, other):
-        return Eq.apply_(self, operand_or_raise(other))
+        return _relation_(Eq, EqTensor, self, other)
     def ne_(self, other):
-        return Ne.apply_(self, operand_or_raise(other))
+        return _relation_(Ne, NeTensor, self, other)
     def lt_(self, other):
-        return Lt.apply_(self, operand_or_raise(other))
+        return _relation_(Lt, LtTensor, self, other)
     def le_(self, other):
-        return Le.apply_(self, operand_or_raise(other))
+        return _relation_(Le, LeTensor, self, other)
     def gt_(self, other):
-        return Gt.apply_(self, operand_or_raise(other))
+        return _relation_(Gt, GtTensor, self, other)
     def ge_(self, other):
-        return Ge.apply_(self, operand_or_raise(other))
+        return _relation_(Ge, GeTensor, self, other)
     greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
     def isnan(self):
         return isnan(self)
