@@ -8,6 +8,8 @@ import torch
 
 import ndgrad
 
+from .errors import assert_raises_like_torch
+
 ERRORS = [
     "lib.mean(lib.tensor([1, 2]))",
     "lib.mean(lib.tensor([1, 2]), dtype=lib.int64)",
@@ -50,19 +52,9 @@ ERRORS = [
 ]
 
 
-def outcome(expression, lib):
-    try:
-        eval(expression, {"lib": lib})
-    except Exception as error:  # noqa: BLE001 - the point is to compare whatever each library raises
-        return type(error), str(error).replace("torch.", "ndgrad.")
-    return None
-
-
 @pytest.mark.parametrize("expression", ERRORS)
 def test_error_matches_torch(expression):
-    theirs = outcome(expression, torch)
-    assert theirs is not None, "torch accepts this: the case is wrong"
-    assert outcome(expression, ndgrad) == theirs
+    assert_raises_like_torch(expression)
 
 
 # Results that are not differentiable, or whose dtype follows the integer rules: dtype, shape and values.

@@ -7,6 +7,8 @@ import torch
 
 import ndgrad
 
+from .errors import assert_raises_like_torch
+
 ERRORS = [
     "lib.cumsum(lib.tensor([1.0, 2.0]), 1)",
     "lib.cumprod(lib.tensor([1.0, 2.0]), -2)",
@@ -20,19 +22,9 @@ ERRORS = [
 ]
 
 
-def outcome(expression, lib):
-    try:
-        eval(expression, {"lib": lib})
-    except Exception as error:  # noqa: BLE001 - the point is to compare whatever each library raises
-        return type(error), str(error).replace("torch.", "ndgrad.")
-    return None
-
-
 @pytest.mark.parametrize("expression", ERRORS)
 def test_error_matches_torch(expression):
-    theirs = outcome(expression, torch)
-    assert theirs is not None, "torch accepts this: the case is wrong"
-    assert outcome(expression, ndgrad) == theirs
+    assert_raises_like_torch(expression)
 
 
 RESULTS = [

@@ -1,0 +1,27 @@
+"""The comparison behind every test_errors_* file: one call, made with torch and with ndgrad, raises the same
+exception type with the same message (torch's spelled with "ndgrad.")."""
+
+import torch
+
+import ndgrad
+
+
+def raised(call, lib):
+    """What ``call`` raises with ``lib`` (a function of lib, or an expression using ``lib``): (type, message)."""
+    try:
+        call(lib) if callable(call) else eval(call, {"lib": lib})
+    except Exception as error:  # noqa: BLE001 - whatever each library raises is the thing compared
+        return type(error), str(error).replace("torch.", "ndgrad.")
+    return None
+
+
+def assert_raises_like_torch(call, cut=None):
+    """``cut``: compare messages only up to this text in torch's (where torch appends C++ context)."""
+    theirs = raised(call, torch)
+    assert theirs is not None, "torch accepts this call: the case is wrong"
+    ours = raised(call, ndgrad)
+    assert ours is not None, f"ndgrad accepts this call; torch raises {theirs}"
+    if cut is not None:
+        theirs = (theirs[0], theirs[1].split(cut)[0])
+        ours = (ours[0], ours[1][: len(theirs[1])])
+    assert ours == theirs
