@@ -167,6 +167,13 @@ def _check_no_partial_overlap(self, others):
                 )
 
 
+class FloatUnary(Op):
+    """Base of the elementwise functions of one tensor that integer inputs compute in the default float dtype."""
+
+    family = UNARY
+    float_only = True
+
+
 def _any_requires_grad(inputs):
     return any(getattr(x, "requires_grad", False) for x in inputs)
 

@@ -5,7 +5,7 @@ Re-exports the trigonometric and hyperbolic functions (ndgrad.ops.trigonometric)
 import math
 
 from ndgrad._dtype import result_type
-from ndgrad.ops._op import BINARY, POSITIVE, UNARY, Op
+from ndgrad.ops._op import BINARY, POSITIVE, FloatUnary, Op
 from ndgrad.ops.trigonometric import tensors_only
 
 __all__ = [
@@ -14,15 +14,8 @@ __all__ = [
 ]
 
 
-class _Unary(Op):
-    """An elementwise function of one tensor; integer inputs compute in the default float dtype."""
-
-    family = UNARY
-    float_only = True
-
-
 # ---- exponentials and logarithms ------------------------------------------------------------------------------------
-class Exp(_Unary):
+class Exp(FloatUnary):
     """torch.exp."""
 
     name = "exp"
@@ -35,7 +28,7 @@ class Exp(_Unary):
         return (grad * result,)
 
 
-class Exp2(_Unary):
+class Exp2(FloatUnary):
     """torch.exp2: 2 ** input."""
 
     name = "exp2"
@@ -48,7 +41,7 @@ class Exp2(_Unary):
         return (grad * result * math.log(2),)
 
 
-class Expm1(_Unary):
+class Expm1(FloatUnary):
     """torch.expm1: exp(input) - 1, accurate near 0."""
 
     name = "expm1"
@@ -61,7 +54,7 @@ class Expm1(_Unary):
         return (grad * (result + 1),)
 
 
-class Log(_Unary):
+class Log(FloatUnary):
     """torch.log: natural logarithm."""
 
     name, domain = "log", POSITIVE
@@ -74,7 +67,7 @@ class Log(_Unary):
         return (grad / x,)
 
 
-class Log2(_Unary):
+class Log2(FloatUnary):
     """torch.log2."""
 
     name, domain = "log2", POSITIVE
@@ -87,7 +80,7 @@ class Log2(_Unary):
         return (grad / (x * math.log(2)),)
 
 
-class Log10(_Unary):
+class Log10(FloatUnary):
     """torch.log10."""
 
     name, domain = "log10", POSITIVE
@@ -100,7 +93,7 @@ class Log10(_Unary):
         return (grad / (x * math.log(10)),)
 
 
-class Log1p(_Unary):
+class Log1p(FloatUnary):
     """torch.log1p: log(1 + input), accurate near 0."""
 
     name, domain = "log1p", POSITIVE
@@ -128,7 +121,7 @@ class Logaddexp(Op):
 
 
 # ---- roots and powers -----------------------------------------------------------------------------------------------
-class Sqrt(_Unary):
+class Sqrt(FloatUnary):
     """torch.sqrt."""
 
     name, domain = "sqrt", POSITIVE
@@ -141,7 +134,7 @@ class Sqrt(_Unary):
         return (grad / (2 * result),)
 
 
-class Rsqrt(_Unary):
+class Rsqrt(FloatUnary):
     """torch.rsqrt: 1 / sqrt(input)."""
 
     name, domain = "rsqrt", POSITIVE
@@ -154,7 +147,7 @@ class Rsqrt(_Unary):
         return (grad * result**3 * -0.5,)
 
 
-class Sigmoid(_Unary):
+class Sigmoid(FloatUnary):
     """torch.sigmoid: 1 / (1 + exp(-x)), computed without overflow for large |x|."""
 
     name = "sigmoid"

@@ -1,7 +1,7 @@
 """Trigonometric and hyperbolic functions and their inverses, atan2 among them. Re-exported by
 ndgrad.ops.transcendental, whose Tensor methods mixin inherits TrigonometricMethods."""
 
-from ndgrad.ops._op import ABOVE_ONE, BINARY, UNARY, UNIT, Op
+from ndgrad.ops._op import ABOVE_ONE, BINARY, UNIT, FloatUnary, Op
 
 __all__ = [
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
@@ -9,15 +9,8 @@ __all__ = [
 ]
 
 
-class _Unary(Op):
-    """An elementwise function of one tensor; integer inputs compute in the default float dtype."""
-
-    family = UNARY
-    float_only = True
-
-
 # ---- trigonometric functions ----------------------------------------------------------------------------------------
-class Sin(_Unary):
+class Sin(FloatUnary):
     """torch.sin."""
 
     name = "sin"
@@ -30,7 +23,7 @@ class Sin(_Unary):
         return (grad * cos(x),)
 
 
-class Cos(_Unary):
+class Cos(FloatUnary):
     """torch.cos."""
 
     name = "cos"
@@ -43,7 +36,7 @@ class Cos(_Unary):
         return (grad * -sin(x),)
 
 
-class Tan(_Unary):
+class Tan(FloatUnary):
     """torch.tan."""
 
     name, domain = "tan", UNIT  # away from the poles at +-pi/2
@@ -56,7 +49,7 @@ class Tan(_Unary):
         return (grad * (result * result + 1),)
 
 
-class Asin(_Unary):
+class Asin(FloatUnary):
     """torch.asin."""
 
     name, domain = "asin", UNIT
@@ -69,7 +62,7 @@ class Asin(_Unary):
         return (grad * (1 - x * x).rsqrt(),)
 
 
-class Acos(_Unary):
+class Acos(FloatUnary):
     """torch.acos."""
 
     name, domain = "acos", UNIT
@@ -82,7 +75,7 @@ class Acos(_Unary):
         return (-grad * (1 - x * x).rsqrt(),)
 
 
-class Atan(_Unary):
+class Atan(FloatUnary):
     """torch.atan."""
 
     name = "atan"
@@ -112,7 +105,7 @@ class Atan2(Op):
 
 
 # ---- hyperbolic functions -------------------------------------------------------------------------------------------
-class Sinh(_Unary):
+class Sinh(FloatUnary):
     """torch.sinh."""
 
     name = "sinh"
@@ -125,7 +118,7 @@ class Sinh(_Unary):
         return (grad * cosh(x),)
 
 
-class Cosh(_Unary):
+class Cosh(FloatUnary):
     """torch.cosh."""
 
     name = "cosh"
@@ -138,7 +131,7 @@ class Cosh(_Unary):
         return (grad * sinh(x),)
 
 
-class Tanh(_Unary):
+class Tanh(FloatUnary):
     """torch.tanh."""
 
     name = "tanh"
@@ -166,7 +159,7 @@ class TanhBackward(Op):
         return grad_grad * (1 - result * result), grad_grad * grad * -2 * result
 
 
-class Asinh(_Unary):
+class Asinh(FloatUnary):
     """torch.asinh."""
 
     name = "asinh"
@@ -179,7 +172,7 @@ class Asinh(_Unary):
         return (grad * (x * x + 1).rsqrt(),)
 
 
-class Acosh(_Unary):
+class Acosh(FloatUnary):
     """torch.acosh."""
 
     name, domain = "acosh", ABOVE_ONE
@@ -192,7 +185,7 @@ class Acosh(_Unary):
         return (grad * (x * x - 1).rsqrt(),)
 
 
-class Atanh(_Unary):
+class Atanh(FloatUnary):
     """torch.atanh."""
 
     name, domain = "atanh", UNIT
@@ -205,7 +198,7 @@ class Atanh(_Unary):
         return (grad / (1 - x * x),)
 
 
-class _NoInPlaceDerivative(_Unary):
+class _NoInPlaceDerivative(FloatUnary):
     """asinh_, acosh_, atanh_: PyTorch records them but defines no derivative, so backward raises as PyTorch's."""
 
     node_name = None
