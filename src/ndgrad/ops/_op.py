@@ -11,6 +11,7 @@ import numpy as np
 
 from ndgrad._device import device_of_array
 from ndgrad._dtype import can_cast, get_default_dtype, result_type
+from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import OpNode, _sequence
 from ndgrad.autograd.saved import SavedOutput
@@ -324,6 +325,8 @@ def _record(cls, inputs, params, outs):
             else:
                 versions.append(None)
     node._saved, node._saved_versions = saved, tuple(versions)
+    if _AnomalyState.enabled:
+        remember_forward(node)
     return node
 
 
