@@ -1,6 +1,6 @@
 """Anomaly detection: remember where each node was made in the forward pass, and check backward for NaN."""
 
-__all__ = ["is_anomaly_enabled", "is_anomaly_check_nan_enabled"]  # the helper adds detect_anomaly, set_detect_anomaly
+__all__ = ["is_anomaly_enabled", "is_anomaly_check_nan_enabled"]
 
 
 class _AnomalyState:
