@@ -84,7 +84,7 @@ class Tensor(
 
     __slots__ = (
         "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base", "_view_steps",
-        "_views", "_accumulator_ref", "_hooks", "_retains_grad", "__weakref__",
+        "_views", "_accumulator_ref", "_hooks", "_retains_grad", "_fw_tangent", "__weakref__",
     )
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
     __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does

@@ -12,6 +12,7 @@ import numpy as np
 from ndgrad._device import device_of_array
 from ndgrad._dtype import can_cast, get_default_dtype, result_type
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
+from ndgrad.autograd.forward_ad import _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import OpNode, _sequence
 from ndgrad.autograd.saved import SavedOutput
@@ -79,6 +80,8 @@ class Op:
     def vjp(ctx, *grads):
         raise NotImplementedError
 
+    jvp = staticmethod(_no_jvp)  # forward mode: an op declares jvp(ctx, *tangents) beside its vjp
+
     @classmethod
     def apply(cls, *inputs, **params):
         """Run the op on Tensors (and Python numbers) and record a backward node if a gradient is needed."""
@@ -103,6 +106,8 @@ class Op:
                 out._requires_grad, out.grad_fn = True, _record(cls, inputs, params, (out,))
             if view_of is not None:
                 _mark_views(cls, params, view_of, (out,))
+            if _ForwardState.active:
+                push_tangents(cls, inputs, params, (out,), Tensor)
             return out
         outs = tuple(_wrap(r, xp, Tensor, view_of) for r in result)
         if record:
@@ -112,6 +117,8 @@ class Op:
                     out._requires_grad, out.grad_fn, out._output_nr = True, node, output_nr
         if view_of is not None:
             _mark_views(cls, params, view_of, outs)
+        if _ForwardState.active:
+            push_tangents(cls, inputs, params, outs, Tensor)
         return outs
 
     @classmethod
@@ -132,6 +139,8 @@ class Op:
                 f"result type {out.dtype.title} can't be cast to the desired output type {self.dtype.title}"
             )
         self._write(out._data)
+        if _ForwardState.active and _tangent(out) is not None:
+            _set_tangent(self, _tangent(out))  # the written tensor carries the result's tangent
         from ndgrad.ops.views import rebase, refresh_views  # views.py declares ops, so it imports this module
 
         if not STATE.grad_enabled:

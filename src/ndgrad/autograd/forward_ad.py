@@ -1,0 +1,141 @@
+"""Forward-mode AD: dual tensors carry a tangent, and every op pushes the tangents of its inputs through its
+jvp rule to its outputs, as the forward pass runs (see torch.autograd.forward_ad). One level, as in PyTorch."""
+
+from collections import namedtuple
+from weakref import ref
+
+__all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor"]
+
+UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+
+
+class _ForwardState:
+    level = None  # the entered level (0), or None
+    dual = []  # weak references to the tensors given a tangent at this level, cleared when it ends
+    active = False  # a level is entered and tangents are being pushed (the one flag Op.apply reads)
+
+
+def _active():
+    return _ForwardState.active
+
+
+def _tangent(tensor):
+    """The tangent of ``tensor`` at the current level, or None. It lives on the tensor (the slot is unset on
+    every tensor that never had one, so ordinary tensors pay nothing)."""
+    return getattr(tensor, "_fw_tangent", None)
+
+
+def _set_tangent(tensor, tangent):
+    tensor._fw_tangent = tangent
+    _ForwardState.dual.append(ref(tensor))
+
+
+class _paused:
+    """Inside a jvp rule the tangent computations are plain ops: they must not push tangents of their own."""
+
+    def __enter__(self):
+        self.before, _ForwardState.active = _ForwardState.active, False
+
+    def __exit__(self, *exc_info):
+        _ForwardState.active = self.before
+
+
+def enter_dual_level():
+    """Start the (single) level of forward AD; see torch.autograd.forward_ad.enter_dual_level."""
+    if _ForwardState.level is not None:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _ForwardState.level, _ForwardState.dual, _ForwardState.active = 0, [], True
+    return 0
+
+
+def exit_dual_level(*, level=None):
+    """End the level: every tangent made inside it is dropped."""
+    if _ForwardState.level is None or level not in (None, _ForwardState.level):
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that was created. This is "
+                           "not supported.")
+    for tensor_ref in _ForwardState.dual:
+        tensor = tensor_ref()
+        if tensor is not None and hasattr(tensor, "_fw_tangent"):
+            del tensor._fw_tangent
+    _ForwardState.level, _ForwardState.dual, _ForwardState.active = None, [], False
+
+
+class dual_level:
+    """``with dual_level():`` the region in which dual tensors live (see torch.autograd.forward_ad.dual_level)."""
+
+    def __enter__(self):
+        return enter_dual_level()
+
+    def __exit__(self, *exc_info):
+        exit_dual_level()
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A view of ``tensor`` carrying ``tangent`` (see torch.autograd.forward_ad.make_dual)."""
+    from ndgrad.ops.shape import Alias
+
+    if _ForwardState.level is None:
+        raise RuntimeError(
+            "Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() first."
+        )
+    if not (tensor.dtype.is_floating_point or tensor.dtype.is_complex):
+        raise ValueError(f"Expected primal to be floating point or complex, but got: {tensor.dtype}")
+    if not (tangent.dtype.is_floating_point or tangent.dtype.is_complex):
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: {tangent.dtype}")
+    if tangent.shape != tensor.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the original Tensor, this is not "
+            f"supported. Tensor is of size {list(tensor.shape)} while the given forward gradient is of size "
+            f"{list(tangent.shape)}."
+        )
+    with _paused():
+        dual = Alias.apply(tensor)
+    _set_tangent(dual, tangent if tangent.dtype is tensor.dtype else tangent.to(tensor.dtype))
+    return dual
+
+
+def unpack_dual(tensor, *, level=None):
+    """(primal, tangent): a view of ``tensor`` without the tangent, and the tangent or None."""
+    from ndgrad.ops.shape import Alias
+
+    tangent = _tangent(tensor)
+    if tangent is None:
+        return UnpackedDualTensor(tensor, None)
+    with _paused():
+        primal = Alias.apply(tensor)
+    return UnpackedDualTensor(primal, tangent)
+
+
+class JvpContext:
+    """What an op's jvp rule reads: ``saved_tensors`` (the primals it names in ``saves``) and the op's keyword
+    parameters as attributes, like the ctx a vjp rule gets."""
+
+    def __init__(self, op, inputs, params, outs):
+        self.__dict__.update(params)
+        self.saved_tensors = [outs[index] if is_output else inputs[index] for is_output, index in op._save_plan]
+        self.input_shapes = tuple(getattr(x, "shape", None) for x in inputs)
+
+
+def push_tangents(op, inputs, params, outs, Tensor):
+    """Called by Op.apply while a level is active: give ``outs`` the tangents op.jvp computes from the inputs'."""
+    from ndgrad._creation import zeros_like
+
+    tangents = [_tangent(x) if isinstance(x, Tensor) else None for x in inputs]
+    if all(t is None for t in tangents):
+        return
+    if op.jvp is _no_jvp:
+        raise NotImplementedError(
+            f"Trying to use forward AD with {op.name or op.__name__} that does not support it because it has not "
+            "been implemented yet."
+        )
+    with _paused():
+        tangents = [zeros_like(x) if t is None and isinstance(x, Tensor) else t for x, t in zip(inputs, tangents)]
+        result = op.jvp(JvpContext(op, inputs, params, outs), *tangents)
+    for out, tangent in zip(outs, result if isinstance(result, tuple) else (result,)):
+        if tangent is not None and out._data.dtype.kind in "fc":
+            _set_tangent(out, tangent)
+
+
+def _no_jvp(ctx, *tangents):
+    """The jvp of an op that declares none; Op.jvp is this function."""
+    raise NotImplementedError
