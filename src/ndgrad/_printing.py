@@ -160,6 +160,9 @@ def tensor_repr(tensor):
         suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
     elif tensor.requires_grad:
         suffixes.append("requires_grad=True")
+    tangent = getattr(tensor, "_fw_tangent", None)  # a dual tensor of forward-mode AD
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     # Lines break where torch breaks them, so the layout is made with torch's dtype names, renamed after.
     return _add_suffixes(prefix + body, suffixes, indent).replace("dtype=torch.", "dtype=ndgrad.") + ")"
 

@@ -72,7 +72,7 @@ class dual_level:
 
 def make_dual(tensor, tangent, *, level=None):
     """A view of ``tensor`` carrying ``tangent`` (see torch.autograd.forward_ad.make_dual)."""
-    from ndgrad.ops.shape import Alias
+    from ndgrad.ops.shape import View
 
     if _ForwardState.level is None:
         raise RuntimeError(
@@ -89,8 +89,8 @@ def make_dual(tensor, tangent, *, level=None):
             f"{list(tangent.shape)}."
         )
     with _paused():
-        dual = Alias.apply(tensor)
-    _set_tangent(dual, tangent if tangent.dtype is tensor.dtype else tangent.to(tensor.dtype))
+        dual = View.apply(tensor, shape=tuple(tensor.shape))  # a view, as PyTorch's (ViewBackward0)
+    _set_tangent(dual, tangent)  # kept in its own dtype, as PyTorch keeps it
     return dual
 
 
