@@ -27,6 +27,11 @@ class Exp(FloatUnary):
         (result,) = ctx.saved_tensors
         return (grad * result,)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return x_t * result
+
 
 class Exp2(FloatUnary):
     """torch.exp2: 2 ** input."""
@@ -39,6 +44,11 @@ class Exp2(FloatUnary):
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
         return (grad * result * math.log(2),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return x_t * result * math.log(2)
 
 
 class Expm1(FloatUnary):
@@ -53,6 +63,11 @@ class Expm1(FloatUnary):
         (result,) = ctx.saved_tensors
         return (grad * (result + 1),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return x_t * (result + 1)
+
 
 class Log(FloatUnary):
     """torch.log: natural logarithm."""
@@ -65,6 +80,11 @@ class Log(FloatUnary):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad / x,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t / x
 
 
 class Log2(FloatUnary):
@@ -79,6 +99,11 @@ class Log2(FloatUnary):
         (x,) = ctx.saved_tensors
         return (grad / (x * math.log(2)),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t / (x * math.log(2))
+
 
 class Log10(FloatUnary):
     """torch.log10."""
@@ -91,6 +116,11 @@ class Log10(FloatUnary):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad / (x * math.log(10)),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t / (x * math.log(10))
 
 
 class Log1p(FloatUnary):
@@ -106,6 +136,11 @@ class Log1p(FloatUnary):
         (x,) = ctx.saved_tensors
         return (grad / (x + 1),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t / (x + 1)
+
 
 class Logaddexp(Op):
     """torch.logaddexp: log(exp(input) + exp(other)) without overflow."""
@@ -118,6 +153,11 @@ class Logaddexp(Op):
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
         return grad * sigmoid(x - y), grad * sigmoid(y - x)  # grad / (1 + exp(y - x)), written stably
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return x_t * sigmoid(x - y) + y_t * sigmoid(y - x)
 
 
 # ---- roots and powers -----------------------------------------------------------------------------------------------
@@ -133,6 +173,11 @@ class Sqrt(FloatUnary):
         (result,) = ctx.saved_tensors
         return (grad / (2 * result),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return x_t / (2 * result)
+
 
 class Rsqrt(FloatUnary):
     """torch.rsqrt: 1 / sqrt(input)."""
@@ -145,6 +190,11 @@ class Rsqrt(FloatUnary):
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
         return (grad * result**3 * -0.5,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return x_t * result**3 * -0.5
 
 
 class Sigmoid(FloatUnary):
@@ -164,6 +214,11 @@ class Sigmoid(FloatUnary):
         (result,) = ctx.saved_tensors
         return (SigmoidBackward.apply(grad, result),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return SigmoidBackward.apply(x_t, result)
+
 
 class SigmoidBackward(Op):
     """grad * s * (1 - s) in one step, as PyTorch's sigmoid_backward; differentiable for double backward."""
@@ -178,6 +233,11 @@ class SigmoidBackward(Op):
     def vjp(ctx, grad_grad):
         grad, result = ctx.saved_tensors
         return grad_grad * result * (1 - result), grad_grad * grad * (1 - 2 * result)
+
+    @staticmethod
+    def jvp(ctx, grad_t, result_t):
+        grad, result = ctx.saved_tensors
+        return SigmoidBackward.apply(grad_t, result) + result_t * grad * (1 - 2 * result)
 
 
 # ---- the functions users call ---------------------------------------------------------------------------------------
