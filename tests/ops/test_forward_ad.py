@@ -65,7 +65,7 @@ def test_jvp_finite_differences(op, case):
         shifted, given = [], iter(tangents)
         for item in case.inputs:
             array = item.array(np.float64)
-            shifted.append(ndgrad.from_numpy(array if item.fixed else array + step * next(given)))
+            shifted.append(ndgrad.from_numpy(array if item.fixed else np.asarray(array + step * next(given))))
         with ndgrad.no_grad():
             return np.array(first(case.run(ndgrad, tuple(shifted))).detach().numpy(), dtype=np.float64)
 
