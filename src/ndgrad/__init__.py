@@ -1,6 +1,6 @@
 """ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
 
-from ndgrad import autograd, nn, ops
+from ndgrad import autograd, nn, ops, utils
 from ndgrad._creation import (
     BoolTensor,
     ByteTensor,
@@ -56,6 +56,7 @@ from ndgrad._dtype import (
 )
 from ndgrad._printing import set_printoptions
 from ndgrad._tensor import Size, Tensor
+from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
 from ndgrad.autograd.grad_mode import (
     enable_grad,
     inference_mode,

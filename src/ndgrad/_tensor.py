@@ -12,7 +12,8 @@ from ndgrad import ops
 from ndgrad._device import device_of_array
 from ndgrad._dtype import _BY_NUMPY, bool_, float16, float32, float64, int32, int64, legacy_type_name
 from ndgrad.autograd.grad_mode import STATE
-from ndgrad.autograd.graph import AccumulateGrad
+from ndgrad.autograd.graph import RETAINING, AccumulateGrad, NodeHooks
+from ndgrad.autograd.graph_api import add_hook
 from ndgrad.ops._op import operand as _operand
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
@@ -174,13 +175,13 @@ class Tensor(
         """Keep .grad for this non-leaf tensor during backward (see torch.Tensor.retain_grad)."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains_grad:
+        if self.grad_fn is None:
             return
-        node = self.grad_fn
-        if node._retained is None:
-            node._retained = {}
-        node._retained[self._output_nr] = weakref.ref(self)
+        # Keyed by output_nr on the current grad_fn, so asking again is harmless; RETAINING lets backward find
+        # the tensor's newer grad_fn after an in-place op.
+        self.grad_fn._node_hooks().retains[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
+        RETAINING[id(self)] = self
 
     def _retain(self, grad):
         """Called by the engine with this tensor's gradient when retain_grad() was asked for."""
@@ -190,16 +191,26 @@ class Tensor(
             self._grad = self._grad + grad
 
     def register_hook(self, hook):
-        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a replacement."""
+        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a replacement (see
+        torch.Tensor.register_hook)."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:
+        if self.grad_fn is None:  # a leaf: the hooks live on the tensor, as its AccumulateGrad is held weakly
             if self._hooks is None:
-                self._hooks = []
-            self._hooks.append(hook)
-            return _HookHandle(self._hooks, hook)
-        self.grad_fn._add_tensor_hook(self._output_nr, hook)
-        return _HookHandle(self.grad_fn._tensor_hooks[self._output_nr], hook)
+                self._hooks = NodeHooks()
+            return add_hook(self._hooks.tensor_hooks(0), hook)
+        return add_hook(self.grad_fn._node_hooks().tensor_hooks(self._output_nr), hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` after a gradient was accumulated into this leaf's .grad (see
+        torch.Tensor.register_post_accumulate_grad_hook)."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._hooks is None:
+            self._hooks = NodeHooks()
+        return add_hook(self._hooks.post_accumulate, hook)
 
     def _edge(self):
         """The (node, input_nr) pair a new node's next_functions points at for this input."""
@@ -276,6 +287,9 @@ class Tensor(
         base = self._base
         if base is None or not (base._requires_grad or self._requires_grad):
             return
+        refused = next((params for _, params, _, origin in self._view_steps if origin == "custom_function"), None)
+        if refused is not None:  # a view a custom Function returned: rebuilding history would bypass its backward
+            raise RuntimeError(refused["message"])
         if base.grad_fn is None:
             raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
         origin = self._view_steps[-1][3]
@@ -596,17 +610,6 @@ class Tensor(
 
     def __getitem__(self, index):
         return ops.indexing.getitem(self, index)
-
-
-class _HookHandle:
-    """What register_hook returns: ``remove()`` unregisters the hook."""
-
-    def __init__(self, hooks, hook):
-        self._hooks, self._hook = hooks, hook
-
-    def remove(self):
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
 
 
 def _as_tensor_like(value, like):

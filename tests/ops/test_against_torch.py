@@ -52,19 +52,34 @@ def first_order(lib, case, cotangent):
     return lib.autograd.grad(out, case.differentiable(inputs), lib.from_numpy(cotangent.copy()))
 
 
-def second_order(lib, case, cotangent, weights):
-    """Gradients of <J^T v, w> with respect to the inputs and v; None where nothing depends on them."""
+def weighted_sum(lib, grads, weights):
+    """<grads, weights> summed over the gradients that depend on something; None if none does."""
+    terms = [(g * lib.from_numpy(w.copy())).sum() for g, w in zip(grads, weights) if g is not None and g.requires_grad]
+    if not terms:
+        return None
+    total = terms[0]
+    for term in terms[1:]:
+        total = total + term
+    return total
+
+
+def second_order(lib, case, cotangent, weights, more_weights=None):
+    """Gradients of <J^T v, w> with respect to the inputs and v; None where nothing depends on them. With
+    ``more_weights``, the third derivatives instead: gradients of <those gradients, more_weights>."""
     all_inputs = case.tensors(lib, np.float64)
     inputs = case.differentiable(all_inputs)
     out = first(case.run(lib, all_inputs))
     v = lib.from_numpy(cotangent.copy()).requires_grad_()
     grads = lib.autograd.grad(out, inputs, v, create_graph=True)
-    terms = [(g * lib.from_numpy(w.copy())).sum() for g, w in zip(grads, weights) if g.requires_grad]
-    if not terms:
+    total = weighted_sum(lib, grads, weights)
+    if total is None:
         return (None,) * (len(inputs) + 1)
-    total = terms[0]
-    for term in terms[1:]:
-        total = total + term
+    grads = lib.autograd.grad(total, inputs + (v,), allow_unused=True, create_graph=more_weights is not None)
+    if more_weights is None:
+        return grads
+    total = weighted_sum(lib, grads, more_weights)
+    if total is None:
+        return (None,) * (len(inputs) + 1)
     return lib.autograd.grad(total, inputs + (v,), allow_unused=True)
 
 
@@ -109,6 +124,25 @@ def test_second_derivatives(op, case):
     ours = [None if g is None else as_torch(g) for g in second_order(ndgrad, case, cotangent, weights)]
     theirs = second_order(torch, case, cotangent, weights)
     assert_all_match(zeros_for_none(ours, like), zeros_for_none(theirs, like), exceptions.tolerance(op))
+
+
+@pytest.mark.parametrize(
+    "op, case", [p for p in cases("test_third_derivatives") if p.values[1].smooth and p.values[1].is_tiny()]
+)
+def test_third_derivatives(op, case):
+    """Derivatives of every order come from differentiating vjp rules: the third order checks the rules' own rules."""
+    rng = np.random.default_rng(3)
+    all_inputs = case.tensors(torch, np.float64, requires_grad=False)
+    inputs = case.differentiable(all_inputs)
+    cotangent = rng.standard_normal(first(case.run(torch, all_inputs)).shape)
+    like = inputs + (torch.from_numpy(cotangent),)
+    weights = [rng.standard_normal(x.shape) for x in inputs]
+    more_weights = [rng.standard_normal(x.shape) for x in like]
+    ours = [None if g is None else as_torch(g) for g in second_order(ndgrad, case, cotangent, weights, more_weights)]
+    theirs = second_order(torch, case, cotangent, weights, more_weights)
+    # NOTE: NaN where torch gives NaN too: torch's third derivative of logcumsumexp takes logs of negative numbers
+    tolerance = {**exceptions.tolerance(op), "equal_nan": True}
+    assert_all_match(zeros_for_none(ours, like), zeros_for_none(theirs, like), tolerance)
 
 
 DIM_REDUCTIONS = [op for op in OP_TABLE if op.family == REDUCTION and has_dim(op)]

@@ -1,14 +1,17 @@
 """ndgrad.autograd: backward() and grad(), with PyTorch's argument checks, on top of the engine."""
 
-from ndgrad.autograd import grad_mode
+from ndgrad.autograd import functional, grad_mode, graph
+from ndgrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from ndgrad.autograd.engine import run_backward
+from ndgrad.autograd.function import Function
 from ndgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ndgrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from ndgrad.autograd.graph import AccumulateGrad, Node
 
 __all__ = [
     "backward", "grad", "Variable", "Node", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-    "gradcheck", "gradgradcheck", "GradcheckError", "grad_mode",
+    "gradcheck", "gradgradcheck", "GradcheckError", "grad_mode", "functional", "Function", "graph",
+    "detect_anomaly", "set_detect_anomaly",
 ]
 
 

@@ -3,25 +3,51 @@
 Note [dependency counting]: before running anything, one iterative walk counts, for every reachable node, how
 many edges point at it. A node runs only when its count drops to zero, i.e. when every consumer has added its
 share into the node's gradient buffer. No recursion, so graph depth is limited by memory only.
+
+Note [hook order]: for each node, as PyTorch: its tensors' hooks, then retain_grad, then (autograd.grad) the
+capture, then the node's pre-hooks, the node, its post-hooks. autograd.grad runs only the nodes that lead to an
+input; the others, and the nodes behind them, never run.
 """
 
 import heapq
+import threading
 
 from ndgrad._dtype import from_numpy_dtype
+from ndgrad.autograd.anomaly_mode import _AnomalyState, check_nan, evaluating, warn_forward_trace
 from ndgrad.autograd.grad_mode import set_grad_enabled
-from ndgrad.autograd.graph import AccumulateGrad, run_hooks
+from ndgrad.autograd.graph import RETAINING, follow_retained
+from ndgrad.autograd.graph_api import run_post_hooks, run_pre_hooks, run_tensor_hooks
 from ndgrad.ops._broadcast import sum_to
 
-__all__ = ["run_backward"]
+__all__ = ["run_backward", "current_backward"]
+
+
+class _Running(threading.local):
+    stack = ()  # (capturing, retain_graph) of each backward running in this thread, innermost last
+
+
+_RUNNING = _Running()
+
+
+def current_backward():
+    """(capturing, retain_graph) of the innermost backward running in this thread, or None: what a node that
+    re-enters the engine (a reentrant checkpoint) needs to know about the pass that runs it."""
+    return _RUNNING.stack[-1] if _RUNNING.stack else None
 
 
 def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
     """Propagate ``root_grads`` from ``roots`` (a list of (node, output_nr)) down the graph.
 
     Leaves accumulate into ``.grad``; when ``capture`` (a dict node -> {output_nr: slot}) is given, the gradient
-    arriving at those node outputs is returned in a list instead, and leaves in it do not accumulate.
+    arriving at those node outputs is returned in a list instead, and only nodes that lead to them run.
     """
-    dependencies = _count_dependencies([node for node, _ in roots])
+    if RETAINING:
+        follow_retained()
+    root_nodes = [node for node, _ in roots]
+    if capture is None:
+        dependencies, needed = _count_dependencies(root_nodes), None
+    else:
+        dependencies, needed = _count_dependencies_and_needed(root_nodes, capture)
     buffers = {}
     for (node, output_nr), grad in zip(roots, root_grads):
         buffer = buffers.setdefault(node, [None] * len(node._output_meta))
@@ -35,42 +61,69 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
             tie_breaker += 1
     heapq.heapify(ready)
     captured = [None] * sum(map(len, capture.values())) if capture else None
+    anomaly = _AnomalyState.enabled
 
+    outer = _RUNNING.stack
+    _RUNNING.stack = outer + ((capture is not None, retain_graph),)
     with set_grad_enabled(create_graph):
-        while ready:
-            node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node, None)
-            if grads is None:  # nothing flowed here: the inputs get nothing either, but are still released
-                input_grads = (None,) * len(node._edges)
-            else:
-                if node._tensor_hooks is not None or node._retained is not None:
-                    _run_tensor_hooks(node, grads)
-                if capture is not None:
-                    for output_nr, slot in capture.get(node, {}).items():
-                        captured[slot] = grads[output_nr]
-                # autograd.grad returns gradients and never accumulates into any .grad
-                input_grads = () if capture is not None and isinstance(node, AccumulateGrad) else node._apply(grads)
-                if len(input_grads) != len(node._edges):
-                    raise _wrong_count(node, input_grads)
-            if not retain_graph:
-                node._release()
-            for (next_node, input_nr), grad in zip(node._edges, input_grads):
-                if next_node is None:
-                    continue
-                if grad is not None:
-                    shape, dtype = next_node._output_meta[input_nr]
-                    if grad._data.shape != shape or grad._data.dtype != dtype:
-                        grad = _conform(grad, shape, dtype)
-                    buffer = buffers.get(next_node)
-                    if buffer is None:
-                        buffer = buffers[next_node] = [None] * len(next_node._output_meta)
-                    previous = buffer[input_nr]
-                    buffer[input_nr] = grad if previous is None else previous + grad
-                count = dependencies[next_node] - 1
-                dependencies[next_node] = count
-                if count == 0:
-                    heapq.heappush(ready, (-next_node._sequence_nr, tie_breaker, next_node))
-                    tie_breaker += 1
+        try:
+            while ready:
+                node = heapq.heappop(ready)[2]
+                if anomaly:
+                    evaluating(node)
+                grads = buffers.pop(node, None)
+                if grads is None:  # nothing flowed here: the inputs get nothing either, but are still released
+                    input_grads = (None,) * len(node._edges)
+                else:
+                    hooks = node._hooks
+                    if hooks is not None and (hooks.tensor or hooks.retains):
+                        _run_tensor_hooks(node, hooks, grads)
+                    if capture is not None:
+                        for output_nr, slot in capture.get(node, {}).items():
+                            captured[slot] = grads[output_nr]
+                        if node not in needed:
+                            continue
+                    if hooks is not None and hooks.pre:
+                        grads = run_pre_hooks(hooks.pre, grads)
+                        if all(grad is None for grad in grads):  # a pre-hook dropped every gradient
+                            grads = None
+                    if grads is None:
+                        input_grads = (None,) * len(node._edges)
+                    else:
+                        input_grads = node._apply(grads)
+                        if len(input_grads) != len(node._edges):
+                            raise _wrong_count(node, input_grads)
+                    if hooks is not None and hooks.post:
+                        input_grads = run_post_hooks(hooks.post, input_grads, grads)
+                    if anomaly and _AnomalyState.check_nan:
+                        check_nan(node, input_grads)
+                if not retain_graph:
+                    node._release()
+                for (next_node, input_nr), grad in zip(node._edges, input_grads):
+                    if next_node is None:
+                        continue
+                    if grad is not None:
+                        shape, dtype = next_node._output_meta[input_nr]
+                        if grad._data.shape != shape or grad._data.dtype != dtype:
+                            grad = _conform(grad, shape, dtype)
+                        buffer = buffers.get(next_node)
+                        if buffer is None:
+                            buffer = buffers[next_node] = [None] * len(next_node._output_meta)
+                        previous = buffer[input_nr]
+                        buffer[input_nr] = grad if previous is None else previous + grad
+                    count = dependencies[next_node] - 1
+                    dependencies[next_node] = count
+                    if count == 0:
+                        heapq.heappush(ready, (-next_node._sequence_nr, tie_breaker, next_node))
+                        tie_breaker += 1
+        except Exception:
+            if anomaly:
+                warn_forward_trace(node)
+            raise
+        finally:
+            _RUNNING.stack = outer
+            if anomaly:
+                evaluating(None)
     return captured
 
 
@@ -89,6 +142,31 @@ def _count_dependencies(root_nodes):
     return dependencies
 
 
+def _count_dependencies_and_needed(root_nodes, capture):
+    """Dependency counts, and the set of nodes that have a path to a captured node (only those need to run)."""
+    dependencies, consumers = {}, {}
+    seen = set(root_nodes)
+    stack = list(seen)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node._edges:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            consumers.setdefault(next_node, []).append(node)
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    needed = set()
+    stack = [node for node in capture if node in seen]
+    while stack:
+        for consumer in consumers.get(stack.pop(), ()):
+            if consumer not in needed:
+                needed.add(consumer)
+                stack.append(consumer)
+    return dependencies, needed
+
+
 def _wrong_count(node, input_grads):
     return RuntimeError(
         f"function {node.name()} returned an incorrect number of gradients (expected {len(node._edges)}, "
@@ -96,17 +174,16 @@ def _wrong_count(node, input_grads):
     )
 
 
-def _run_tensor_hooks(node, grads):
-    """Hooks registered on non-leaf tensors run on the gradient of that output before the node uses it."""
-    if node._tensor_hooks is not None:
-        for output_nr, hooks in node._tensor_hooks.items():
-            if grads[output_nr] is not None:
-                grads[output_nr] = run_hooks(hooks, grads[output_nr])
-    if node._retained is not None:
-        for output_nr, tensor_ref in node._retained.items():
-            tensor = tensor_ref()
-            if tensor is not None and grads[output_nr] is not None:
-                tensor._retain(grads[output_nr])
+def _run_tensor_hooks(node, hooks, grads):
+    """Hooks registered on a node's output tensors run on that output's gradient, then retain_grad keeps it."""
+    for output_nr, tensor_hooks in hooks.tensor.items():
+        if tensor_hooks:  # called even with None (an output nobody used), as PyTorch does
+            grads[output_nr] = run_tensor_hooks(tensor_hooks, grads[output_nr])
+    for output_nr, tensor_ref in hooks.retains.items():
+        tensor = tensor_ref()
+        # an in-place op since retain_grad() moved the tensor to a newer node: this gradient is not its own
+        if tensor is not None and grads[output_nr] is not None and tensor.grad_fn is node:
+            tensor._retain(grads[output_nr])
 
 
 def _conform(grad, shape, dtype):

@@ -134,6 +134,17 @@ def push_tangents(op, inputs, params, outs, Tensor):
     for out, tangent in zip(outs, result if isinstance(result, tuple) else (result,)):
         if tangent is not None and out._data.dtype.kind in "fc":
             _set_tangent(out, tangent)
+            _keep_in_saved_output(out, tangent)
+
+
+def _keep_in_saved_output(out, tangent):
+    """If the node saved this output for its vjp, the saved copy carries the tangent too (forward-over-reverse)."""
+    from ndgrad.autograd.saved import SavedOutput
+
+    node = out.grad_fn
+    for item in getattr(node, "_saved", None) or ():
+        if type(item) is SavedOutput and item.output_nr == out._output_nr:
+            item.tangent = tangent
 
 
 def _no_jvp(ctx, *tangents):

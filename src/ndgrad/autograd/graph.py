@@ -1,24 +1,59 @@
-"""Backward nodes: the grad_fn objects that make up the graph, and AccumulateGrad for leaves.
+"""Backward nodes: the grad_fn objects that make up the graph, AccumulateGrad for leaves, and where hooks live.
 
-A node knows its edges (``next_functions``) and how to turn the gradients of its outputs into gradients of its
-inputs. It knows nothing about how the engine walks the graph, nor about any particular op.
+This module is also ``ndgrad.autograd.graph``, torch.autograd.graph's public API: Node, saved_tensors_hooks,
+save_on_cpu, GradientEdge. It knows nothing about how the engine walks the graph.
 """
 
 import itertools
+import weakref
+from collections import OrderedDict, namedtuple
 
 from ndgrad._dtype import from_numpy_dtype
-from ndgrad.autograd.saved import FREED_MESSAGE, SavedOutput, check_version
+from ndgrad.autograd.graph_api import RemovableHandle, add_hook, run_post_accumulate_hooks
+from ndgrad.autograd.saved import (
+    FREED_MESSAGE,
+    SavedOutput,
+    SavedPacked,
+    check_version,
+    disable_saved_tensors_hooks,
+    save_on_cpu,
+    saved_attribute,
+    saved_tensors_hooks,
+)
 
-__all__ = ["Node", "OpNode", "AccumulateGrad", "run_hooks"]
+__all__ = [
+    "Node", "OpNode", "AccumulateGrad", "NodeHooks", "RETAINING", "follow_retained", "GradientEdge",
+    "get_gradient_edge", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "RemovableHandle",
+]
 
 _sequence = itertools.count()
+# Tensors that called retain_grad(): an in-place op gives such a tensor a new grad_fn, which must retain it too
+RETAINING = weakref.WeakValueDictionary()  # id -> tensor (tensors compare elementwise, so no WeakSet)
+
+
+class NodeHooks:
+    """Every hook of one node: its tensors' hooks by output_nr, retain_grad requests, pre-hooks, post-hooks, and
+    for a leaf's AccumulateGrad the post-accumulate-grad hooks. A node has one only once a hook is registered."""
+
+    __slots__ = ("tensor", "retains", "pre", "post", "post_accumulate")
+
+    def __init__(self):
+        # OrderedDicts (id -> hook), not dicts: the handles hold them weakly
+        self.tensor, self.retains, self.pre, self.post = {}, {}, OrderedDict(), OrderedDict()
+        self.post_accumulate = OrderedDict()
+
+    def tensor_hooks(self, output_nr):
+        hooks = self.tensor.get(output_nr)
+        if hooks is None:
+            hooks = self.tensor[output_nr] = OrderedDict()
+        return hooks
 
 
 class Node:
-    """Base of every grad_fn. ``next_functions`` is a tuple of (node or None, input_nr), one per input."""
+    """Base of every grad_fn. ``next_functions`` is a tuple of (node or None, input_nr), one per input (see
+    torch.autograd.graph.Node)."""
 
-    _tensor_hooks = None  # output_nr -> hooks registered on that (non-leaf) output tensor
-    _retained = None  # output_nr -> weakref of an output tensor that called retain_grad()
+    _hooks = None  # a NodeHooks once any hook is registered: the one attribute the engine checks per node
 
     def name(self):
         return type(self).__name__
@@ -32,6 +67,28 @@ class Node:
     def next_functions(self):
         return self._edges
 
+    @property
+    def metadata(self):
+        """A dict for the user's own notes about this node (see torch.autograd.graph.Node.metadata)."""
+        metadata = self.__dict__.get("_metadata")
+        if metadata is None:
+            metadata = self.__dict__["_metadata"] = {}
+        return metadata
+
+    def register_hook(self, fn):
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node runs (see torch.autograd.graph.Node.register_hook)."""
+        return add_hook(self._node_hooks().post, fn)
+
+    def register_prehook(self, fn):
+        """Call ``fn(grad_outputs)`` before this node runs (see torch.autograd.graph.Node.register_prehook)."""
+        return add_hook(self._node_hooks().pre, fn)
+
+    def _node_hooks(self):
+        hooks = self._hooks
+        if hooks is None:
+            hooks = self._hooks = NodeHooks()
+        return hooks
+
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
@@ -40,11 +97,6 @@ class Node:
 
     def _apply(self, grads):
         raise NotImplementedError
-
-    def _add_tensor_hook(self, output_nr, hook):
-        if self._tensor_hooks is None:
-            self._tensor_hooks = {}
-        self._tensor_hooks.setdefault(output_nr, []).append(hook)
 
 
 class OpNode(Node):
@@ -59,6 +111,12 @@ class OpNode(Node):
     __slots__ = ("_sequence_nr", "_edges", "_output_meta", "_saved", "_saved_versions")
     op = None  # the Op class whose vjp this node runs; Op.apply creates these nodes without calling __init__
 
+    def __getattr__(self, name):
+        # Only reached when normal lookup fails, so ctx.dim and the engine's reads never come here.
+        if name.startswith("_saved_"):
+            return saved_attribute(self, name[len("_saved_"):])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     @property
     def saved_tensors(self):
         saved = self._saved
@@ -70,7 +128,7 @@ class OpNode(Node):
                 counter = item._version_counter  # inlined Tensor._version: this runs for every saved input
                 if (counter[0] if counter is not None else 0) != version:
                     check_version(item, version, self)
-            elif type(item) is SavedOutput:
+            elif type(item) is SavedOutput or type(item) is SavedPacked:
                 item = item.unpack(self)
             unpacked.append(item)
         return unpacked
@@ -109,7 +167,10 @@ class OpNode(Node):
 
 
 class AccumulateGrad(Node):
-    """The node behind a leaf that requires grad: adds the arriving gradient into ``variable.grad``."""
+    """The node behind a leaf that requires grad: adds the arriving gradient into ``variable.grad``.
+
+    The leaf holds it only weakly, so its hooks live on the leaf (``variable._hooks``) and outlive it.
+    """
 
     def name(self):
         return "ndgrad::autograd::AccumulateGrad"  # PyTorch reports its C++ name here
@@ -118,6 +179,14 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._edges = ()
         self._sequence_nr = float("inf")  # leaves accumulate as soon as they are ready, as in PyTorch
+
+    @property
+    def _hooks(self):
+        return self.variable._hooks
+
+    @_hooks.setter
+    def _hooks(self, hooks):
+        self.variable._hooks = hooks
 
     @property
     def _output_meta(self):
@@ -129,8 +198,6 @@ class AccumulateGrad(Node):
 
         (grad,) = grads
         variable = self.variable
-        if variable._hooks:
-            grad = run_hooks(variable._hooks, grad)
         if variable._grad is None:
             # NOTE: always a copy: the arriving array may be shared with another leaf's gradient or the caller's.
             variable.grad = grad.clone() if STATE.grad_enabled else grad._detached_copy()
@@ -138,13 +205,33 @@ class AccumulateGrad(Node):
             variable.grad = variable._grad + grad  # create_graph: out of place, so the sum stays differentiable
         else:
             variable._grad._data += grad._data
+        hooks = variable._hooks
+        if hooks is not None and hooks.post_accumulate:
+            run_post_accumulate_hooks(hooks.post_accumulate, variable)
         return ()
 
 
-def run_hooks(hooks, grad):
-    """Call tensor hooks in registration order; a hook may return a replacement gradient."""
-    for hook in hooks:
-        result = hook(grad)
-        if result is not None:
-            grad = result
-    return grad
+def follow_retained():
+    """Point each retaining tensor's current grad_fn at it (the engine calls this before a backward, if any)."""
+    for tensor in list(RETAINING.values()):
+        node = tensor.grad_fn
+        if node is not None and tensor._retains_grad:
+            retains = node._node_hooks().retains
+            if tensor._output_nr not in retains:
+                retains[tensor._output_nr] = weakref.ref(tensor)
+
+
+GradientEdge = namedtuple("GradientEdge", ("node", "output_nr", "ownership_token"), defaults=(None,))
+GradientEdge.__doc__ = "The gradient edge of a tensor: its node and which output of it (see torch.autograd.graph)."
+GradientEdge.__module__ = __name__
+
+
+def get_gradient_edge(tensor):
+    """The GradientEdge that a new node would point at for ``tensor`` (see torch.autograd.graph.get_gradient_edge)."""
+    if not tensor.requires_grad:
+        raise RuntimeError(
+            "It is not possible to get the gradient edge for a Tensor that does not require gradients"
+        )
+    node, output_nr = tensor._edge()
+    return GradientEdge(node, output_nr)
+

@@ -15,7 +15,8 @@ from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.forward_ad import _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import OpNode, _sequence
-from ndgrad.autograd.saved import SavedOutput
+from ndgrad.autograd.saved import HOOKS as SAVED_HOOKS
+from ndgrad.autograd.saved import SavedOutput, pack_saved
 from ndgrad.ops._broadcast import broadcast_error
 
 __all__ = [
@@ -334,6 +335,8 @@ def _record(cls, inputs, params, outs):
             else:
                 versions.append(None)
     node._saved, node._saved_versions = saved, tuple(versions)
+    if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
+        pack_saved(node)
     if _AnomalyState.enabled:
         remember_forward(node)
     return node

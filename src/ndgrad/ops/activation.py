@@ -34,6 +34,11 @@ class Relu(Op):
         (result,) = ctx.saved_tensors
         return (grad * (result > 0),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return x_t * (result > 0)
+
 
 class Hardtanh(Op):
     """F.hardtanh: input clamped to [min_val, max_val]; the gradient is 0 at both ends. F.relu6 is hardtanh(0, 6)."""
@@ -50,6 +55,11 @@ class Hardtanh(Op):
         (x,) = ctx.saved_tensors
         return (grad * logical_and(x > ctx.min_val, x < ctx.max_val),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * logical_and(x > ctx.min_val, x < ctx.max_val)
+
 
 class LeakyRelu(Op):
     """F.leaky_relu: x where x > 0, else negative_slope * x; the gradient at 0 is negative_slope."""
@@ -65,6 +75,11 @@ class LeakyRelu(Op):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (where(x > 0, grad, grad * ctx.negative_slope),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return where(x > 0, x_t, x_t * ctx.negative_slope)
 
 
 class LeakyReluInPlace(LeakyRelu):
@@ -86,6 +101,10 @@ class LeakyReluInPlace(LeakyRelu):
         (result,) = ctx.saved_tensors
         return (where(result > 0, grad, grad * ctx.negative_slope),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return LeakyReluInPlace.vjp(ctx, x_t)[0]  # the same checks and formula, on the tangent
+
 
 class Elu(Op):
     """F.elu, and torch.selu: scale * x where x > 0, else alpha * scale * (exp(input_scale * x) - 1).
@@ -105,6 +124,10 @@ class Elu(Op):
         (x,) = ctx.saved_tensors
         negative_side = grad * exp(x * ctx.input_scale) * (ctx.alpha * ctx.scale * ctx.input_scale)
         return (where(x > 0, grad * ctx.scale, negative_side),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Elu.vjp(ctx, x_t)[0]  # elementwise: the tangent goes through the gradient's formula
 
 
 class Celu(Elu):
@@ -131,6 +154,10 @@ class EluInPlace(Elu):
         (result,) = ctx.saved_tensors
         negative_side = grad * (result + ctx.alpha * ctx.scale) * ctx.input_scale  # alpha e^x = result + alpha
         return (where(result > 0, grad * ctx.scale, negative_side),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return EluInPlace.vjp(ctx, x_t)[0]  # the same checks and formula, on the tangent
 
 
 class CeluInPlace(EluInPlace):
@@ -165,6 +192,10 @@ class Gelu(Op):
         pdf = exp(x * x * -0.5) * (1 / math.sqrt(2 * math.pi))
         return (grad * (cdf + x * pdf),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Gelu.vjp(ctx, x_t)[0]  # elementwise: the tangent goes through the gradient's formula
+
 
 class Silu(Op):
     """F.silu: x * sigmoid(x)."""
@@ -182,6 +213,12 @@ class Silu(Op):
         s = sigmoid(x)
         return (grad * s * (x * (1 - s) + 1),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        s = sigmoid(x)
+        return x_t * s * (x * (1 - s) + 1)
+
 
 class Mish(Op):
     """F.mish: x * tanh(softplus(x))."""
@@ -198,6 +235,12 @@ class Mish(Op):
         (x,) = ctx.saved_tensors
         t = tanh(softplus(x))
         return (grad * (t + x * sigmoid(x) * (1 - t * t)),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        t = tanh(softplus(x))
+        return x_t * (t + x * sigmoid(x) * (1 - t * t))
 
 
 class Softplus(Op):
@@ -217,6 +260,12 @@ class Softplus(Op):
         scaled = x * ctx.beta
         return (where(scaled > ctx.threshold, grad, grad * sigmoid(scaled)),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        scaled = x * ctx.beta
+        return where(scaled > ctx.threshold, x_t, x_t * sigmoid(scaled))
+
 
 class Hardsigmoid(Op):
     """F.hardsigmoid: relu6(x + 3) / 6; the gradient is 0 at -3 and 3."""
@@ -232,6 +281,11 @@ class Hardsigmoid(Op):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * logical_and(x > -3, x < 3) / 6,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * logical_and(x > -3, x < 3) / 6
 
 
 class Hardswish(Op):
@@ -249,6 +303,11 @@ class Hardswish(Op):
         (x,) = ctx.saved_tensors
         return (where(x <= -3, 0.0, where(x < 3, grad * (x / 3 + 0.5), grad)),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return where(x <= -3, 0.0, where(x < 3, x_t * (x / 3 + 0.5), x_t))
+
 
 class LogSigmoid(Op):
     """F.logsigmoid: log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|)), which never overflows."""
@@ -264,6 +323,11 @@ class LogSigmoid(Op):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * sigmoid(-x),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * sigmoid(-x)
 
 
 # ---- the functions users call --------------------------------------------------------------------------------------

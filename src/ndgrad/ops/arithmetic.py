@@ -46,6 +46,10 @@ class Add(Op):
     def vjp(ctx, grad):
         return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        return x_t if y_t is None else x_t + (y_t if ctx.alpha == 1 else y_t * ctx.alpha)
+
 
 class Sub(Op):
     """torch.sub: input - alpha * other."""
@@ -59,6 +63,10 @@ class Sub(Op):
     @staticmethod
     def vjp(ctx, grad):
         return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        return x_t if y_t is None else x_t - (y_t if ctx.alpha == 1 else y_t * ctx.alpha)
 
 
 class Rsub(Op):
@@ -74,6 +82,10 @@ class Rsub(Op):
     def vjp(ctx, grad):
         return (-grad if ctx.alpha == 1 else grad * -ctx.alpha), grad
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        return y_t - (x_t if ctx.alpha == 1 else x_t * ctx.alpha)
+
 
 class RsubScalar(Rsub):
     """torch.rsub with a number ``other`` (``2 - x``); the number is a parameter, so the node has one edge."""
@@ -84,6 +96,10 @@ class RsubScalar(Rsub):
     @staticmethod
     def vjp(ctx, grad):
         return (-grad if ctx.alpha == 1 else grad * -ctx.alpha,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return -x_t if ctx.alpha == 1 else x_t * -ctx.alpha
 
 
 class Mul(Op):
@@ -102,6 +118,11 @@ class Mul(Op):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
         return (grad * y if need_x else None), (grad * x if need_y else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return x_t * y if y_t is None else x_t * y + x * y_t
 
 
 class Div(Op):
@@ -122,6 +143,11 @@ class Div(Op):
         need_x, need_y = ctx.needs_input_grad
         return (grad / y if need_x else None), (-grad * x / (y * y) if need_y else None)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return x_t / y if y_t is None else (x_t - y_t * (x / y)) / y
+
 
 class Reciprocal(Op):
     """torch.reciprocal: 1 / input; what ``2 / x`` runs before multiplying by 2."""
@@ -139,6 +165,11 @@ class Reciprocal(Op):
         (result,) = ctx.saved_tensors
         return (-grad * result * result,)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return -x_t * result * result
+
 
 class FloorDivide(Op):
     """torch.floor_divide (``//``): PyTorch records it but defines no derivative, so backward raises."""
@@ -152,6 +183,10 @@ class FloorDivide(Op):
     @staticmethod
     def vjp(ctx, grad):
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        raise NotImplementedError("Trying to use forward AD with aten::floor_divide that does not support it.")
 
 
 class Remainder(Op):
@@ -171,6 +206,11 @@ class Remainder(Op):
         # NOTE: x % y = x - y * floor(x / y); floor is piecewise constant, so its quotient is a constant here.
         return grad, -grad * floor_divide(x, y).detach()
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return x_t - y_t * floor_divide(x, y)
+
 
 class RemainderScalar(Remainder):
     """torch.remainder by a number (``x % 2``): x minus a piecewise-constant term, so the gradient is grad."""
@@ -182,6 +222,10 @@ class RemainderScalar(Remainder):
     @staticmethod
     def vjp(ctx, grad):
         return (grad,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return x_t
 
 
 class Pow(Op):
@@ -200,6 +244,13 @@ class Pow(Op):
         if ctx.exponent == 0:
             return (grad * 0,)
         return (grad * ctx.exponent * x ** (ctx.exponent - 1),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        if ctx.exponent == 0:
+            return x_t * 0
+        return x_t * ctx.exponent * x ** (ctx.exponent - 1)
 
 
 class PowTensor(Op):
@@ -222,6 +273,12 @@ class PowTensor(Op):
         grad_y = where(logical_and(x == 0, y >= 0), 0.0, grad * result * log(x)) if need_y else None
         return grad_x, grad_y
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y, result = ctx.saved_tensors
+        x_part = where(y == 0, 0.0, x_t * y * x ** (y - 1))
+        return x_part + where(logical_and(x == 0, y >= 0), 0.0, y_t * result * log(x))
+
 
 class PowScalarBase(Op):
     """torch.pow with a number base (``2 ** x``)."""
@@ -241,6 +298,13 @@ class PowScalarBase(Op):
             return (grad * 0,)
         return (grad * result * math.log(ctx.base),)
 
+    @staticmethod
+    def jvp(ctx, exponent_t):
+        (result,) = ctx.saved_tensors
+        if ctx.base == 0:  # log(0) = -inf: PyTorch's tangent is 0 where exponent >= 0 (result 0 or 1, finite)
+            return where(result < math.inf, 0.0, exponent_t * result * -math.inf)
+        return exponent_t * result * math.log(ctx.base)
+
 
 class Neg(Op):
     """torch.neg: -input."""
@@ -254,6 +318,10 @@ class Neg(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (-grad,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return -x_t
 
 
 class Abs(Op):
@@ -270,6 +338,11 @@ class Abs(Op):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * sign(x),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * sign(x)
 
 
 class DivRounding(Op):
@@ -291,6 +364,10 @@ class DivRounding(Op):
     def vjp(ctx, grad):
         return tuple(zeros_like_grad(grad) if need else None for need in ctx.needs_input_grad)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        return zeros_like_grad(x_t if y_t is None else x_t + y_t)  # the result's shape and dtype
+
 
 class Fmod(Op):
     """torch.fmod by a tensor: the result has the sign of the dividend, like C's fmod."""
@@ -308,6 +385,11 @@ class Fmod(Op):
         x, y = ctx.saved_tensors
         return grad, -grad * div(x, y, rounding_mode="trunc")
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return x_t - y_t * div(x, y, rounding_mode="trunc")
+
 
 class FmodScalar(Fmod):
     """torch.fmod by a number: x minus a piecewise-constant term, so the gradient is grad."""
@@ -319,6 +401,10 @@ class FmodScalar(Fmod):
     @staticmethod
     def vjp(ctx, grad):
         return (grad,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return x_t
 
 
 class Lerp(Op):
@@ -334,6 +420,10 @@ class Lerp(Op):
     @staticmethod
     def vjp(ctx, grad):
         return grad * (1 - ctx.weight), grad * ctx.weight
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        return Lerp.apply(x_t, y_t, weight=ctx.weight)
 
 
 class LerpTensor(Op):
@@ -352,6 +442,11 @@ class LerpTensor(Op):
         x, y, weight = ctx.saved_tensors
         return grad * (1 - weight), grad * weight, grad * (y - x)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t, weight_t):
+        x, y, weight = ctx.saved_tensors
+        return LerpTensor.apply(x_t, y_t, weight) + weight_t * (y - x)
+
 
 class Hypot(Op):
     """torch.hypot: sqrt(x**2 + y**2)."""
@@ -368,6 +463,11 @@ class Hypot(Op):
         x, y, result = ctx.saved_tensors
         return grad * x / result, grad * y / result
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y, result = ctx.saved_tensors
+        return (x_t * x + y_t * y) / result
+
 
 class Fill(Op):
     """Tensor.fill_: every element becomes ``value``; the old values get a zero gradient."""
@@ -381,6 +481,10 @@ class Fill(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (grad * 0,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return zeros_like_grad(x_t)
 
 
 class Zero(Fill):

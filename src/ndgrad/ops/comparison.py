@@ -19,6 +19,10 @@ class _Comparison(Op):
 
     differentiable = False
 
+    @staticmethod
+    def jvp(ctx, *tangents):
+        return None  # a bool or integer result carries no tangent
+
 
 class _Relation(_Comparison):
     """==, !=, <, <=, >, >=. Written in place into a float tensor (``x.eq_(0)``), PyTorch records them, with a
@@ -189,6 +193,10 @@ class Where(Op):
         grad_x = Where.apply(grad, 0.0, condition=ctx.condition) if need_x else None
         return grad_x, (Where.apply(0.0, grad, condition=ctx.condition) if need_y else None)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        return Where.apply(0.0 if x_t is None else x_t, 0.0 if y_t is None else y_t, condition=ctx.condition)
+
 
 class Maximum(Op):
     """torch.maximum: NaN wins; at a tie each side gets half the gradient."""
@@ -206,6 +214,11 @@ class Maximum(Op):
         shared = where(x == y, grad / 2, grad)
         return where(x < y, 0.0, shared), where(x > y, 0.0, shared)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return y_t + where(x == y, 0.5, (x > y).to(x_t.dtype)) * (x_t - y_t)
+
 
 class Minimum(Maximum):
     """torch.minimum: NaN wins; at a tie each side gets half the gradient."""
@@ -218,6 +231,11 @@ class Minimum(Maximum):
         x, y = ctx.saved_tensors
         shared = where(x == y, grad / 2, grad)
         return where(x > y, 0.0, shared), where(x < y, 0.0, shared)
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return y_t + where(x == y, 0.5, (x < y).to(x_t.dtype)) * (x_t - y_t)
 
 
 class Fmax(Op):
@@ -236,6 +254,12 @@ class Fmax(Op):
         input_wins = logical_or(x >= y, isnan(y))
         return where(input_wins, grad, 0.0), where(input_wins, 0.0, grad)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        # NOTE: unlike its vjp (and fmin's jvp), PyTorch's fmax tangent takes other's at a tie.
+        return where(logical_or(x > y, isnan(y)), x_t, y_t)
+
 
 class Fmin(Fmax):
     """torch.fmin: NaN loses to a number; at a tie the whole gradient goes to input."""
@@ -248,6 +272,11 @@ class Fmin(Fmax):
         x, y = ctx.saved_tensors
         input_wins = logical_or(x <= y, isnan(y))
         return where(input_wins, grad, 0.0), where(input_wins, 0.0, grad)
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return where(logical_or(x <= y, isnan(y)), x_t, y_t)
 
 
 # ---- the functions users call --------------------------------------------------------------------------------------

@@ -62,6 +62,10 @@ class Gather(Op):
     def vjp(ctx, grad):
         return (ScatterAdd.apply(_zeros(ctx.input_shapes[0], grad), grad, dim=ctx.dim, index=ctx.index),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Gather.apply(x_t, dim=ctx.dim, index=ctx.index)
+
 
 def _scattered(xp, x, src, dim, index, combine=None):
     """A copy of x with src's leading part (the index's shape) written, or combined by a ufunc, at ``index``."""
@@ -90,6 +94,10 @@ class Scatter(Op):
         grad_x = ScatterValue.apply(grad, dim=ctx.dim, index=ctx.index, value=0) if need_x else None
         return grad_x, (Gather.apply(grad, dim=ctx.dim, index=ctx.index) if need_src else None)
 
+    @staticmethod
+    def jvp(ctx, x_t, src_t):
+        return Scatter.apply(x_t, src_t, dim=ctx.dim, index=ctx.index)
+
 
 class ScatterValue(Op):
     """torch.scatter with a number ``value``."""
@@ -105,6 +113,10 @@ class ScatterValue(Op):
     def vjp(ctx, grad):
         return (ScatterValue.apply(grad, dim=ctx.dim, index=ctx.index, value=0),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return ScatterValue.apply(x_t, dim=ctx.dim, index=ctx.index, value=0)
+
 
 class ScatterAdd(Op):
     """torch.scatter_add: repeated indices accumulate."""
@@ -119,6 +131,10 @@ class ScatterAdd(Op):
     def vjp(ctx, grad):
         need_x, need_src = ctx.needs_input_grad
         return grad, (Gather.apply(grad, dim=ctx.dim, index=ctx.index) if need_src else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, src_t):
+        return ScatterAdd.apply(x_t, src_t, dim=ctx.dim, index=ctx.index)
 
 
 _UFUNCS = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum"}
@@ -182,6 +198,20 @@ class ScatterReduce(Op):
             grad_x = ScatterValue.apply(grad_x, dim=dim, index=index, value=0)
         return grad_x, grad_src
 
+    @staticmethod
+    def jvp(ctx, x_t, src_t):
+        params = dict(dim=ctx.dim, index=ctx.index, include_self=ctx.include_self)
+        if ctx.reduce in ("sum", "mean"):  # linear: the same reduction of the tangents
+            return ScatterReduce.apply(x_t, src_t, reduce=ctx.reduce, **params)
+        if ctx.reduce == "prod":
+            return None  # NOTE: PyTorch gives no tangent for prod (its formula is not implemented), so neither do we
+        # amax, amin: the mean tangent of the elements equal to the result, as PyTorch
+        x, src, result = ctx.saved_tensors
+        x_is_result = (x == result).to(x_t.dtype)
+        src_is_result = (src == Gather.apply(result, dim=ctx.dim, index=ctx.index)).to(x_t.dtype)
+        total = ScatterReduce.apply(x_t * x_is_result, src_t * src_is_result, reduce="sum", **params)
+        return total / ScatterReduce.apply(x_is_result, src_is_result, reduce="sum", **params)
+
 
 def _identity(xp, reduce, dtype):
     """The value that leaves a reduction unchanged: what x's scattered slots hold when include_self=False."""
@@ -208,6 +238,10 @@ class IndexSelect(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (IndexAdd.apply(_zeros(ctx.input_shapes[0], grad), grad, dim=ctx.dim, index=ctx.index, alpha=1),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return IndexSelect.apply(x_t, dim=ctx.dim, index=ctx.index)
 class IndexAdd(Op):
     """torch.index_add: ``alpha * source`` added at ``index`` along ``dim``; repeated indices accumulate."""
 
@@ -227,6 +261,10 @@ class IndexAdd(Op):
             grad_source = IndexSelect.apply(grad, dim=ctx.dim, index=ctx.index).reshape(ctx.input_shapes[1])
             grad_source = grad_source if ctx.alpha == 1 else grad_source * ctx.alpha
         return grad, grad_source
+
+    @staticmethod
+    def jvp(ctx, x_t, source_t):
+        return IndexAdd.apply(x_t, source_t, dim=ctx.dim, index=ctx.index, alpha=ctx.alpha)
 
 
 class IndexCopy(Op):
@@ -248,6 +286,10 @@ class IndexCopy(Op):
             return grad_x, IndexSelect.apply(grad, dim=ctx.dim, index=ctx.index).reshape(ctx.input_shapes[1])
         return grad_x, None
 
+    @staticmethod
+    def jvp(ctx, x_t, source_t):
+        return IndexCopy.apply(x_t, source_t, dim=ctx.dim, index=ctx.index)
+
 
 class IndexFill(Op):
     """torch.index_fill with a number ``value``."""
@@ -263,6 +305,10 @@ class IndexFill(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (IndexFill.apply(grad, dim=ctx.dim, index=ctx.index, value=0),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return IndexFill.apply(x_t, dim=ctx.dim, index=ctx.index, value=0)
 
 
 class IndexFillTensor(Op):
@@ -281,6 +327,10 @@ class IndexFillTensor(Op):
         grad_x = IndexFill.apply(grad, dim=ctx.dim, index=ctx.index, value=0) if need_x else None
         filled = IndexFill.apply(_zeros(grad.shape, grad), dim=ctx.dim, index=ctx.index, value=1)
         return grad_x, ((grad * filled).sum() if need_value else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, value_t):
+        return IndexFillTensor.apply(x_t, value_t, dim=ctx.dim, index=ctx.index)
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------

@@ -32,6 +32,10 @@ class Index(Op):
     def vjp(ctx, grad):
         return (IndexPut.apply(_zeros(ctx.input_shapes[0], grad), grad, indices=ctx.indices, accumulate=True),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Index.apply(x_t, indices=ctx.indices)
+
 
 class IndexPut(Op):
     """torch.index_put: ``values`` written at ``indices``, or added there if accumulate."""
@@ -55,6 +59,10 @@ class IndexPut(Op):
             grad_x = IndexPut.apply(grad, _zeros((), grad), indices=ctx.indices, accumulate=False)
         return grad_x, (Index.apply(grad, indices=ctx.indices) if need_values else None)
 
+    @staticmethod
+    def jvp(ctx, x_t, values_t):
+        return IndexPut.apply(x_t, values_t, indices=ctx.indices, accumulate=ctx.accumulate)
+
 
 # ---- masks -----------------------------------------------------------------------------------------------------
 def _masked(x, mask, value):
@@ -75,6 +83,10 @@ class MaskedFill(Op):
     def vjp(ctx, grad):
         return (MaskedFill.apply(grad, mask=ctx.mask, value=0),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return MaskedFill.apply(x_t, mask=ctx.mask, value=0)
+
 
 class MaskedFillTensor(Op):
     """torch.masked_fill with a 0-d tensor ``value``, which gets the sum of the gradient where the mask holds."""
@@ -91,6 +103,10 @@ class MaskedFillTensor(Op):
         need_x, need_value = ctx.needs_input_grad
         grad_x = MaskedFill.apply(grad, mask=ctx.mask, value=0) if need_x else None
         return grad_x, (MaskedFill.apply(grad, mask=~ctx.mask, value=0).sum() if need_value else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, value_t):
+        return MaskedFillTensor.apply(x_t, value_t, mask=ctx.mask)
 
 
 class MaskedScatter(Op):
@@ -117,6 +133,10 @@ class MaskedScatter(Op):
         positions = arange(selected.shape[0], device=grad.device)._data
         return grad_x, Put.apply(_zeros(ctx.input_shapes[1], grad), selected, index=positions, accumulate=False)
 
+    @staticmethod
+    def jvp(ctx, x_t, source_t):
+        return MaskedScatter.apply(x_t, source_t, mask=ctx.mask)
+
 
 class MaskedSelect(Op):
     """torch.masked_select: the elements where the mask holds, as a 1-d tensor; x and mask broadcast together."""
@@ -133,6 +153,10 @@ class MaskedSelect(Op):
         shape = np.broadcast_shapes(ctx.input_shapes[0], ctx.mask.shape)
         return (MaskedScatter.apply(_zeros(shape, grad), grad, mask=ctx.mask),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return MaskedSelect.apply(x_t, mask=ctx.mask)
+
 
 # ---- flat positions --------------------------------------------------------------------------------------------
 class Take(Op):
@@ -147,6 +171,10 @@ class Take(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (Put.apply(_zeros(ctx.input_shapes[0], grad), grad, index=ctx.index, accumulate=True),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Take.apply(x_t, index=ctx.index)
 
 
 class Put(Op):
@@ -172,6 +200,10 @@ class Put(Op):
         grad_source = Take.apply(grad, index=ctx.index).reshape(ctx.input_shapes[1]) if need_source else None
         return grad_x, grad_source
 
+    @staticmethod
+    def jvp(ctx, x_t, source_t):
+        return Put.apply(x_t, source_t, index=ctx.index, accumulate=ctx.accumulate)
+
 
 class Copy(Op):
     """Tensor.copy_: src's values, broadcast to x's shape; x's old values get a zero gradient."""
@@ -187,6 +219,10 @@ class Copy(Op):
     def vjp(ctx, grad):
         need_x, need_src = ctx.needs_input_grad
         return (_zeros(grad.shape, grad) if need_x else None), grad
+
+    @staticmethod
+    def jvp(ctx, x_t, src_t):
+        return Copy.apply(x_t, src_t)  # src's tangent, broadcast to x's shape and dtype
 
 
 # ---- reading an index as PyTorch does --------------------------------------------------------------------------

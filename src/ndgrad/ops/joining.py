@@ -54,6 +54,10 @@ class Cat(Op):
             start += size
         return tuple(grads)
 
+    @staticmethod
+    def jvp(ctx, *tangents):
+        return Cat.apply(*tangents, dim=ctx.dim, sizes=ctx.sizes)
+
 
 def _empty_like_grad(grad):
     from ndgrad._creation import zeros  # creation imports the Tensor, which imports this module
@@ -75,6 +79,10 @@ class Stack(Op):
         return tuple(Select.apply(grad, dim=ctx.dim, index=i) if needed else None
                      for i, needed in enumerate(ctx.needs_input_grad))
 
+    @staticmethod
+    def jvp(ctx, *tangents):
+        return Stack.apply(*tangents, dim=ctx.dim)
+
 
 class Flip(Op):
     """torch.flip: reverse the order along dims."""
@@ -88,6 +96,10 @@ class Flip(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (Flip.apply(grad, dims=ctx.dims),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Flip.apply(x_t, dims=ctx.dims)
 
 
 class Roll(Op):
@@ -105,6 +117,10 @@ class Roll(Op):
     def vjp(ctx, grad):
         return (Roll.apply(grad, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Roll.apply(x_t, shifts=ctx.shifts, dims=ctx.dims)
+
 
 class Rot90(Op):
     """torch.rot90: rotate by k quarter turns in the plane of two dims."""
@@ -118,6 +134,10 @@ class Rot90(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (Rot90.apply(grad, k=-ctx.k, dims=ctx.dims),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Rot90.apply(x_t, k=ctx.k, dims=ctx.dims)
 
 
 class Repeat(Op):
@@ -139,6 +159,10 @@ class Repeat(Op):
         grad = grad.reshape(split)
         return ((grad.sum(copies) if copies else grad).reshape(shape),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Repeat.apply(x_t, repeats=ctx.repeats)
+
 
 class Diag(Op):
     """torch.diag of a matrix: a copy of one of its diagonals."""
@@ -153,6 +177,10 @@ class Diag(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (diagonal_backward(grad, ctx.input_shapes[0], ctx.diagonal, 0, 1),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Diag.apply(x_t, diagonal=ctx.diagonal)
 
 
 class DiagEmbed(Op):
@@ -174,6 +202,10 @@ class DiagEmbed(Op):
     def vjp(ctx, grad):
         return (Diagonal.apply(grad, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return DiagEmbed.apply(x_t, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2)
+
 
 class Tril(Op):
     """torch.tril: the lower triangle of the last two dims, zeros above diagonal ``diagonal``."""
@@ -188,6 +220,10 @@ class Tril(Op):
     def vjp(ctx, grad):
         return (Tril.apply(grad, diagonal=ctx.diagonal),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Tril.apply(x_t, diagonal=ctx.diagonal)
+
 
 class Triu(Op):
     """torch.triu: the upper triangle of the last two dims."""
@@ -201,6 +237,10 @@ class Triu(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (Triu.apply(grad, diagonal=ctx.diagonal),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Triu.apply(x_t, diagonal=ctx.diagonal)
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------

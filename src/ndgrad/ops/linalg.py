@@ -23,6 +23,11 @@ class Dot(Op):
         need_x, need_y = ctx.needs_input_grad
         return (grad * y if need_x else None), (grad * x if need_y else None)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return dot(x_t, y) + dot(x, y_t)
+
 
 class Mv(Op):
     """torch.mv: matrix times vector."""
@@ -42,6 +47,11 @@ class Mv(Op):
         grad_matrix = mm(grad.unsqueeze(1), vector.unsqueeze(0)) if need_matrix else None
         return grad_matrix, (mv(matrix.t(), grad) if need_vector else None)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return mv(x_t, y) + mv(x, y_t)
+
 
 class Mm(Op):
     """torch.mm: product of two matrices."""
@@ -59,6 +69,11 @@ class Mm(Op):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
         return (mm(grad, y.t()) if need_x else None), (mm(x.t(), grad) if need_y else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return mm(x_t, y) + mm(x, y_t)
 
 
 class Bmm(Op):
@@ -80,6 +95,11 @@ class Bmm(Op):
             bmm(grad, y.transpose(1, 2)) if need_x else None,
             bmm(x.transpose(1, 2), grad) if need_y else None,
         )
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return bmm(x_t, y) + bmm(x, y_t)
 
 
 def _check(condition, message):

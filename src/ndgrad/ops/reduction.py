@@ -34,6 +34,18 @@ def _count(shape, dims):
     return math.prod(shape[d] for d in dims)
 
 
+def _contract(weights, x_t, dims, keepdim):
+    """J x_t for a reduction whose outputs each read their own slice: d result / d x (the vjp at grad 1) times x_t,
+    summed over the slice."""
+    return (weights * x_t).sum(dims, keepdim=keepdim)
+
+
+def ones_like(tensor):
+    from ndgrad._creation import ones_like  # creation imports the Tensor, which imports this module
+
+    return ones_like(tensor)
+
+
 class Sum(Op):
     """torch.sum over all elements."""
 
@@ -46,6 +58,10 @@ class Sum(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (grad.expand(ctx.input_shapes[0]),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Sum.apply(x_t, dtype=ctx.dtype)
 
 
 class SumDim(Op):
@@ -63,6 +79,10 @@ class SumDim(Op):
         shape = ctx.input_shapes[0]
         return (_restore(grad, shape, ctx.dim, ctx.keepdim).expand(shape),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return SumDim.apply(x_t, dim=ctx.dim, keepdim=ctx.keepdim, dtype=ctx.dtype)
+
 
 class Mean(Op):
     """torch.mean over all elements."""
@@ -77,6 +97,10 @@ class Mean(Op):
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
         return ((grad / _count(shape, range(len(shape)))).expand(shape),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Mean.apply(x_t, dtype=ctx.dtype)
 
 
 class MeanDim(Op):
@@ -93,6 +117,10 @@ class MeanDim(Op):
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
         return ((_restore(grad, shape, ctx.dim, ctx.keepdim) / _count(shape, ctx.dim)).expand(shape),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return MeanDim.apply(x_t, dim=ctx.dim, keepdim=ctx.keepdim, dtype=ctx.dtype)
 
 
 class Prod(Op):
@@ -113,6 +141,12 @@ class Prod(Op):
         if not (x._data == 0).any():
             return (grad * (result / x),)
         return (grad * _products_of_others(x.reshape(-1), 0).reshape(x.shape),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        (weights,) = Prod.vjp(ctx, ones_like(result))
+        return _contract(weights, x_t, (), False)
 
 
 class ProdDim(Op):
@@ -136,6 +170,12 @@ class ProdDim(Op):
         if not (x._data == 0).any():
             return (grad * (_restore(result, x.shape, (ctx.axis,), ctx.keepdim) / x),)
         return (grad * _products_of_others(x, ctx.axis),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        (weights,) = ProdDim.vjp(ctx, ones_like(result))
+        return _contract(weights, x_t, (ctx.axis,) if x.ndim else (), ctx.keepdim)
 
 
 def _products_of_others(x, dim):
@@ -162,6 +202,11 @@ class Var(Op):
         (x,) = ctx.saved_tensors
         return (_var_backward(grad, x, ctx.dims, ctx.correction, ctx.keepdim),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return _var_jvp(x_t, x, ctx)
+
 
 class Std(Op):
     """torch.std: the square root of var; its gradient where std is 0 is 0, as PyTorch's."""
@@ -177,6 +222,11 @@ class Std(Op):
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
         return (_std_backward(grad, x, result, ctx),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        return _std_jvp(x_t, x, result, ctx)
 
 
 class VarMean(Op):
@@ -195,6 +245,10 @@ class VarMean(Op):
         (x,) = ctx.saved_tensors
         return (_var_backward(grad_var, x, ctx.dims, ctx.correction, ctx.keepdim) + _mean_backward(grad_mean, x, ctx),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return _var_jvp(x_t, ctx.saved_tensors[0], ctx), _mean_jvp(x_t, ctx)
+
 
 class StdMean(Op):
     """torch.std_mean: (std, mean) in one node."""
@@ -211,6 +265,11 @@ class StdMean(Op):
     def vjp(ctx, grad_std, grad_mean):
         x, std = ctx.saved_tensors
         return (_std_backward(grad_std, x, std, ctx) + _mean_backward(grad_mean, x, ctx),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, std = ctx.saved_tensors
+        return _std_jvp(x_t, x, std, ctx), _mean_jvp(x_t, ctx)
 
 
 def _variance(xp, x, dims, correction, keepdim):
@@ -234,6 +293,24 @@ def _std_backward(grad, x, std, ctx):
     zero = std == 0
     masked = where(zero, 0.0, grad / (2 * where(zero, 1.0, std)))  # no division by 0, even where masked
     return _var_backward(masked, x, ctx.dims, ctx.correction, ctx.keepdim)
+
+
+def _var_jvp(x_t, x, ctx):
+    """As PyTorch: sum over the dims of 2 / (N - correction) * (x - mean) * x_t."""
+    dims = _all_dims(ctx.dims, x.ndim)
+    dof = _count(x.shape, dims) - ctx.correction
+    deviations = x - x.mean(dims, keepdim=True) if x.ndim else x - x
+    return ((2.0 / dof if dof > 0 else math.inf) * deviations * x_t).sum(dims, keepdim=ctx.keepdim)
+
+
+def _std_jvp(x_t, x, std, ctx):
+    """var's tangent / (2 std); 0 where std is 0, as PyTorch."""
+    zero = std == 0
+    return where(zero, 0.0, _var_jvp(x_t, x, ctx) / (2 * where(zero, 1.0, std)))
+
+
+def _mean_jvp(x_t, ctx):
+    return x_t.mean(_all_dims(ctx.dims, x_t.ndim), keepdim=ctx.keepdim)
 
 
 def _mean_backward(grad, x, ctx):
@@ -262,6 +339,11 @@ class Logsumexp(Op):
         x, result = ctx.saved_tensors
         grad, result = _restore(grad, x.shape, ctx.dim, ctx.keepdim), _restore(result, x.shape, ctx.dim, ctx.keepdim)
         return (grad * (x - result).exp(),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        return _contract((x - _restore(result, x.shape, ctx.dim, ctx.keepdim)).exp(), x_t, ctx.dim, ctx.keepdim)
 
 
 class LinalgVectorNorm(Op):
@@ -311,6 +393,14 @@ class LinalgVectorNorm(Op):
         scaled = x.sign() * x.abs() ** (ord - 1) if ord < 2 else x * x.abs() ** (ord - 2)
         return (scaled * where(norm == 0, 0.0, grad / norm ** (ord - 1)),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        if ctx.ord == 0:
+            return None  # no tangent, as PyTorch
+        (weights,) = LinalgVectorNorm.vjp(ctx, ones_like(result))
+        return _contract(weights, x_t.to(result.dtype), _all_dims(ctx.dim, x.ndim), ctx.keepdim)
+
 
 class Nansum(Op):
     """torch.nansum over ``dim`` (None: all elements): NaN counts as zero, and gets no gradient."""
@@ -327,6 +417,12 @@ class Nansum(Op):
         (x,) = ctx.saved_tensors
         grad = _restore(grad, x.shape, _all_dims(ctx.dim, x.ndim), ctx.keepdim)
         return (where(x != x, 0.0, grad.expand(x.shape)),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        dims = _all_dims(ctx.dim, x.ndim)
+        return SumDim.apply(where(x != x, 0.0, x_t), dim=dims, keepdim=ctx.keepdim, dtype=ctx.dtype)
 
 
 class Any(Op):

@@ -31,6 +31,10 @@ class _Step(Op):
     def vjp(ctx, grad):
         return (zeros_like_grad(grad),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return zeros_like_grad(x_t)
+
 
 def _rounding(function):
     return staticmethod(lambda xp, x: getattr(xp, function)(x) if x.dtype.kind in "fc" else x.copy())
@@ -98,6 +102,10 @@ class Frac(Op):
     def vjp(ctx, grad):
         return (grad,)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return x_t
+
 
 class Clamp(Op):
     """torch.clamp with tensor bounds (either may be absent: None); a tie with a bound gives the gradient to input.
@@ -126,6 +134,16 @@ class Clamp(Op):
         grad_min = where(logical_and(x < min, min < max), grad, 0.0) if need_min else None
         return grad_x, grad_min, (where(logical_or(x > max, max < min), grad, 0.0) if need_max else None)
 
+    @staticmethod
+    def jvp(ctx, x_t, min_t, max_t):
+        x, min, max = ctx.saved_tensors
+        # NOTE: PyTorch's tangent at a tie with a bound is the bound's, where its vjp gives the gradient to input.
+        if min is None:
+            return where(x < max, x_t, max_t)
+        if max is None:
+            return where(x > min, x_t, min_t)
+        return where(min > max, max_t, where(x < min, min_t, where(x > max, max_t, x_t)))
+
 
 class ClampScalar(Op):
     """torch.clamp with number bounds (parameters, not inputs: the node has one edge)."""
@@ -147,6 +165,10 @@ class ClampScalar(Op):
         inside = x >= ctx.min if ctx.max is None else logical_and(x >= ctx.min, x <= ctx.max)
         return (where(inside, grad, 0.0),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return ClampScalar.vjp(ctx, x_t)[0]  # elementwise: the tangent goes through the gradient's formula
+
 
 class ClampMin(Op):
     """torch.clamp_min with a number."""
@@ -162,6 +184,11 @@ class ClampMin(Op):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (where(x >= ctx.min, grad, 0.0),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return where(x >= ctx.min, x_t, 0.0)
 
 
 class ClampMinTensor(Op):
@@ -180,6 +207,11 @@ class ClampMinTensor(Op):
         x, min = ctx.saved_tensors
         return where(x >= min, grad, 0.0), where(x < min, grad, 0.0)
 
+    @staticmethod
+    def jvp(ctx, x_t, min_t):
+        x, min = ctx.saved_tensors
+        return where(x >= min, x_t, min_t)
+
 
 class ClampMax(Op):
     """torch.clamp_max with a number."""
@@ -195,6 +227,11 @@ class ClampMax(Op):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (where(x <= ctx.max, grad, 0.0),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return where(x <= ctx.max, x_t, 0.0)
 
 
 class ClampMaxTensor(Op):
@@ -213,6 +250,11 @@ class ClampMaxTensor(Op):
         x, max = ctx.saved_tensors
         return where(x <= max, grad, 0.0), where(x > max, grad, 0.0)
 
+    @staticmethod
+    def jvp(ctx, x_t, max_t):
+        x, max = ctx.saved_tensors
+        return where(x <= max, x_t, max_t)
+
 
 class NanToNum(Op):
     """torch.nan_to_num: the replaced elements get a zero gradient."""
@@ -228,6 +270,11 @@ class NanToNum(Op):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * isfinite(x),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * isfinite(x)
 
 
 # ---- the functions users call --------------------------------------------------------------------------------------

@@ -25,6 +25,10 @@ class Cumsum(Op):
     def vjp(ctx, grad):
         return (reversed_cumsum(grad, ctx.dim),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Cumsum.apply(x_t, dim=ctx.dim, dtype=ctx.dtype)
+
 
 class Cumprod(Op):
     """torch.cumprod along ``dim``; its gradient is exact where inputs are zero, as PyTorch's."""
@@ -46,11 +50,26 @@ class Cumprod(Op):
             return (reversed_cumsum(grad * result, dim) / x,)
         return (_cumprod_backward_with_zeros(grad, x, dim),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        dim = ctx.dim
+        if x.ndim == 0 or x.shape[dim] == 1:
+            return x_t.to(result.dtype)
+        if not (x._data == 0).any():
+            return cumsum(x_t / x, dim) * result
+        return (_cumprod_partials(x, dim) * x_t.unsqueeze(dim + 1)).sum(dim)  # exact where x has zeros
+
 
 def _cumprod_backward_with_zeros(grad, x, dim):
     """sum over j >= k of grad[j] * prod(x[i] for i <= j, i != k), as a differentiable O(n^2) expression.
 
     NOTE: result / x is undefined at zeros; PyTorch, too, takes this quadratic path when building a graph."""
+    return (_cumprod_partials(x, dim) * grad.unsqueeze(dim)).sum(dim + 1)
+
+
+def _cumprod_partials(x, dim):
+    """d result[j] / d x[k] = prod(x[i] for i <= j, i != k) if j >= k, else 0; k along ``dim``, j along dim + 1."""
     from ndgrad._creation import arange
 
     n, ndim = x.shape[dim], x.ndim
@@ -58,8 +77,7 @@ def _cumprod_backward_with_zeros(grad, x, dim):
     k, i = arange(n).unsqueeze(1), arange(n).unsqueeze(0)
     others = where((k == i).reshape(square), 1.0, x.unsqueeze(dim))  # row k: x with x[k] replaced by 1
     products = cumprod(others, dim + 1)  # products[k, j] = prod(x[i] for i <= j, i != k)
-    later = (i >= k).reshape(square)
-    return (products * later * grad.unsqueeze(dim)).sum(dim + 1)
+    return products * (i >= k).reshape(square)
 
 
 class Cummax(Op):
@@ -80,6 +98,11 @@ class Cummax(Op):
         if indices.ndim == 0:
             return (grad,)
         return (ScatterAdd.apply(grad, indices=indices._data, dim=ctx.dim),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (indices,) = ctx.saved_tensors
+        return TakeAlongDim.apply(x_t, indices=indices._data, dim=ctx.dim) if x_t.ndim else x_t.clone(), None
 
 
 class Cummin(Cummax):
@@ -127,6 +150,16 @@ class Logcumsumexp(Op):
         reverse = _reversed_logcumsumexp
         return ((reverse(positive - result, ctx.dim) + x).exp() - (reverse(negative - result, ctx.dim) + x).exp(),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        if x.ndim == 0:
+            return x_t.clone()
+        # NOTE: as PyTorch: cumsum(w * x_t) / (cumsum(w) + 1e-13), w = exp(x - max along dim). Where the sum of w
+        # underflows (a running value far below the max), the tangent is 0, not the exact one finite differences see.
+        weights = (x - x.amax(ctx.dim, keepdim=True)).exp()
+        return cumsum(weights * x_t, ctx.dim) / (cumsum(weights, ctx.dim) + 1e-13)
+
 
 def _reversed_logcumsumexp(x, dim):
     return flip(logcumsumexp(flip(x, dim), dim), dim)
@@ -143,6 +176,10 @@ class Flip(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (flip(grad, ctx.dim),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return flip(x_t, ctx.dim)
 
 
 class Shift(Op):
@@ -163,6 +200,10 @@ class Shift(Op):
     def vjp(ctx, grad):
         return (Shift.apply(grad, dim=ctx.dim, fill=0, forward=not ctx.forward),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Shift.apply(x_t, dim=ctx.dim, fill=0, forward=ctx.forward)
+
 
 class ScatterAdd(Op):
     """Zeros of grad's shape, into which each grad element is added at its ``indices`` position along ``dim``."""
@@ -179,6 +220,10 @@ class ScatterAdd(Op):
     def vjp(ctx, grad):
         return (TakeAlongDim.apply(grad, indices=ctx.indices, dim=ctx.dim),)
 
+    @staticmethod
+    def jvp(ctx, grad_t):
+        return ScatterAdd.apply(grad_t, indices=ctx.indices, dim=ctx.dim)
+
 
 class TakeAlongDim(Op):
     """The elements of x at ``indices`` along ``dim``; the gradient of ScatterAdd."""
@@ -190,6 +235,10 @@ class TakeAlongDim(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (ScatterAdd.apply(grad, indices=ctx.indices, dim=ctx.dim),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return TakeAlongDim.apply(x_t, indices=ctx.indices, dim=ctx.dim)
 
 
 def flip(input, dim):

@@ -36,6 +36,30 @@ def _scale_grad_by_count(grad, x, result, dims, keepdim):
     return _restore(grad, x.shape, dims, keepdim) * mask / mask.sum(dims, keepdim=True)
 
 
+def _evenly_read(x_t, x, result):
+    """The tangent of a whole-tensor max/min/median, as PyTorch's: the mean tangent of the elements equal to the
+    result (NaN where the result is NaN: no element equals it)."""
+    mask = x == result
+    return (x_t * mask).sum() / mask.sum()
+
+
+def _mean_over_ties(x_t, x, result, dims, keepdim):
+    """amax/amin's tangent, as PyTorch's: the mean tangent of each slice's elements equal to its extremum."""
+    mask = x == _restore(result, x.shape, dims, keepdim)
+    return (x_t * mask).sum(dims, keepdim=keepdim) / mask.sum(dims, keepdim=keepdim)
+
+
+def _read_index(x_t, indices, dim, keepdim):
+    """The tangent of a reduction along ``dim`` that returned ``indices``: x_t at those indices."""
+    from ndgrad.ops.gather_scatter import Gather
+
+    if not x_t.ndim:
+        return x_t.clone()
+    index = indices._data if keepdim else indices.unsqueeze(dim)._data
+    values = Gather.apply(x_t, dim=dim, index=index)
+    return values if keepdim else values.squeeze(dim)
+
+
 def _to_index(grad, indices, shape, dim, keepdim):
     """The gradient of a reduction along ``dim`` that returned ``indices``: all of it goes to those elements."""
     from ndgrad._creation import arange
@@ -65,6 +89,11 @@ class Max(Op):
         x, result = ctx.saved_tensors
         return (evenly_distribute(grad, x, result),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        return _evenly_read(x_t, x, result)
+
 
 class Min(Max):
     """torch.min of all elements."""
@@ -93,6 +122,11 @@ class MaxDim(Op):
     def vjp(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
         return (_to_index(grad, indices, ctx.input_shapes[0], ctx.dim, ctx.keepdim),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (indices,) = ctx.saved_tensors
+        return _read_index(x_t, indices, ctx.dim, ctx.keepdim), None
 
 
 class MinDim(MaxDim):
@@ -131,6 +165,11 @@ class Amax(Op):
         x, result = ctx.saved_tensors
         return (_scale_grad_by_count(grad, x, result, ctx.dim, ctx.keepdim),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        return _mean_over_ties(x_t, x, result, ctx.dim, ctx.keepdim)
+
 
 class Amin(Amax):
     """torch.amin over ``dim``."""
@@ -162,6 +201,12 @@ class Aminmax(Op):
         dims = tuple(range(x.ndim)) if ctx.dim is None else (ctx.dim,)
         return (_scale_grad_by_count(grad_min, x, min, dims, ctx.keepdim)
                 + _scale_grad_by_count(grad_max, x, max, dims, ctx.keepdim),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, min, max = ctx.saved_tensors
+        dims = tuple(range(x.ndim)) if ctx.dim is None else (ctx.dim,)
+        return _mean_over_ties(x_t, x, min, dims, ctx.keepdim), _mean_over_ties(x_t, x, max, dims, ctx.keepdim)
 
 
 class Argmax(Op):
@@ -206,6 +251,8 @@ class Median(Op):
 
     vjp = Max.vjp
 
+    jvp = Max.jvp
+
 
 class Nanmedian(Median):
     """torch.nanmedian of all elements: the lower median of the non-NaN elements."""
@@ -240,6 +287,8 @@ class MedianDim(Op):
         return _gather_reduced(xp, x, indices, dim, keepdim)
 
     vjp = MaxDim.vjp
+
+    jvp = MaxDim.jvp
 
 
 class NanmedianDim(MedianDim):
@@ -285,6 +334,8 @@ class Mode(Op):
 
     vjp = MaxDim.vjp
 
+    jvp = MaxDim.jvp
+
 
 class Kthvalue(Op):
     """torch.kthvalue: the k-th smallest element along ``dim`` and its index; the gradient goes to that index."""
@@ -314,6 +365,11 @@ class Kthvalue(Op):
     def vjp(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
         return (_to_index(grad, indices, ctx.input_shapes[0], ctx.axis, ctx.keepdim),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (indices,) = ctx.saved_tensors
+        return _read_index(x_t, indices, ctx.axis, ctx.keepdim), None
 
 
 def _greater_or_nan(a, b):

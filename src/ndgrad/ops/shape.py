@@ -55,6 +55,10 @@ class View(Op):
     def vjp(ctx, grad):
         return (grad.reshape(ctx.input_shapes[0]),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return x_t.reshape(ctx.shape)  # a view of the tangent where its layout allows, as the primal is
+
 
 class UnsafeView(View):
     """The reshape that follows a copy (reshape of a non-contiguous tensor); PyTorch names it apart."""
@@ -76,6 +80,10 @@ class Alias(Op):
     def vjp(ctx, grad):
         return (grad,)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Alias.apply(x_t)
+
 
 class Transpose(Op):
     """torch.transpose: swap two dims."""
@@ -90,6 +98,10 @@ class Transpose(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (grad.transpose(ctx.dim0, ctx.dim1),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Transpose.apply(x_t, dim0=ctx.dim0, dim1=ctx.dim1)
 
 
 class T(Op):
@@ -106,6 +118,10 @@ class T(Op):
     def vjp(ctx, grad):
         return (grad.t(),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return T.apply(x_t)
+
 
 class Permute(Op):
     """torch.permute: reorder dims."""
@@ -120,6 +136,10 @@ class Permute(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (grad.permute(*np.argsort(ctx.dims).tolist()),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Permute.apply(x_t, dims=ctx.dims)
 
 
 class Squeeze(Op):
@@ -136,6 +156,10 @@ class Squeeze(Op):
     def vjp(ctx, grad):
         return (grad.reshape(ctx.input_shapes[0]),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Squeeze.apply(x_t)
+
 
 class SqueezeDim(Squeeze):
     """torch.squeeze with one dim: drop it if it has size 1."""
@@ -146,6 +170,10 @@ class SqueezeDim(Squeeze):
     @staticmethod
     def forward(xp, x, dims):
         return xp.squeeze(x, axis=tuple(d for d in dims if x.shape[d] == 1))
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return SqueezeDim.apply(x_t, dims=ctx.dims)
 
 
 class SqueezeDims(SqueezeDim):
@@ -176,6 +204,10 @@ class Unsqueeze(Op):
     def vjp(ctx, grad):
         return (grad.squeeze(ctx.dim),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Unsqueeze.apply(x_t, dim=ctx.dim)
+
 
 class Expand(Op):
     """Tensor.expand: broadcast to a larger shape without copying."""
@@ -191,6 +223,10 @@ class Expand(Op):
     def vjp(ctx, grad):
         return (sum_to(grad, ctx.input_shapes[0]),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Expand.apply(x_t, shape=ctx.shape)
+
 
 class Select(Op):
     """``x[i]`` along one dim: drops that dim."""
@@ -204,6 +240,10 @@ class Select(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (_embed(grad, ctx.input_shapes[0], (slice(None),) * ctx.dim + (ctx.index,)),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Select.apply(x_t, dim=ctx.dim, index=ctx.index)
 
 
 class Slice(Op):
@@ -219,6 +259,10 @@ class Slice(Op):
     def vjp(ctx, grad):
         index = (slice(None),) * ctx.dim + (slice(ctx.start, ctx.stop, ctx.step),)
         return (_embed(grad, ctx.input_shapes[0], index),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Slice.apply(x_t, dim=ctx.dim, start=ctx.start, stop=ctx.stop, step=ctx.step)
 
 
 class IndexBackward(Op):
@@ -238,6 +282,10 @@ class IndexBackward(Op):
         from ndgrad.ops.indexing import getitem  # indexing builds on this module's view ops
 
         return (getitem(grad, ctx.index),)
+
+    @staticmethod
+    def jvp(ctx, grad_t):
+        return IndexBackward.apply(grad_t, shape=ctx.shape, index=ctx.index)
 
 
 def keeps_whole_dim(item, size):
@@ -273,6 +321,10 @@ class Diagonal(Op):
     def vjp(ctx, grad):
         return (diagonal_backward(grad, ctx.input_shapes[0], ctx.offset, ctx.dim1, ctx.dim2),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Diagonal.apply(x_t, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2)
+
 
 class DiagonalBackward(Op):
     """The gradient of a diagonal: zeros of the input's shape with ``grad`` on the diagonal."""
@@ -286,6 +338,10 @@ class DiagonalBackward(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (Diagonal.apply(grad, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2),)
+
+    @staticmethod
+    def jvp(ctx, grad_t):
+        return diagonal_backward(grad_t, ctx.shape, ctx.offset, ctx.dim1, ctx.dim2)
 
 
 def diagonal_backward(grad, shape, offset, dim1, dim2):
@@ -306,6 +362,10 @@ class Clone(Op):
     def vjp(ctx, grad):
         return (grad,)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Clone.apply(x_t)
+
 
 class ToCopy(Op):
     """Tensor.to: a copy in another dtype and/or on another device."""
@@ -321,6 +381,10 @@ class ToCopy(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (grad.to(ctx.input_dtypes[0]),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return ToCopy.apply(x_t, dtype=ctx.dtype, device=ctx.device)
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------

@@ -42,6 +42,13 @@ class Sort(Op):
         (indices,) = ctx.saved_tensors
         return (Scatter.apply(_zeros(ctx.input_shapes[0], grad), grad, dim=ctx.dim, index=indices._data),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        from ndgrad.ops.gather_scatter import Gather
+
+        (indices,) = ctx.saved_tensors
+        return Gather.apply(x_t, dim=ctx.dim, index=indices._data), None
+
 
 class SortStable(Sort):
     """torch.sort with the ``stable`` keyword given: PyTorch records it as another overload."""

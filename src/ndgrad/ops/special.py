@@ -43,6 +43,11 @@ class Erf(_Special):
         (x,) = ctx.saved_tensors
         return (grad * (-(x * x)).exp() * (2 / math.sqrt(math.pi)),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * (-(x * x)).exp() * (2 / math.sqrt(math.pi))
+
 
 class Erfc(_Special):
     """torch.erfc: 1 - erf(input), accurate where erf is near 1."""
@@ -55,6 +60,11 @@ class Erfc(_Special):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * (-(x * x)).exp() * (-2 / math.sqrt(math.pi)),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * (-(x * x)).exp() * (-2 / math.sqrt(math.pi))
 
 
 class Erfinv(_Special):
@@ -69,6 +79,11 @@ class Erfinv(_Special):
         (result,) = ctx.saved_tensors
         return (grad * (result * result).exp() * (math.sqrt(math.pi) / 2),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return x_t * (result * result).exp() * (math.sqrt(math.pi) / 2)
+
 
 class Lgamma(_Special):
     """torch.lgamma: log |Gamma(input)|."""
@@ -82,6 +97,11 @@ class Lgamma(_Special):
         (x,) = ctx.saved_tensors
         return (grad * digamma(x),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * digamma(x)
+
 
 class Digamma(_Special):
     """torch.digamma: the derivative of lgamma."""
@@ -94,6 +114,11 @@ class Digamma(_Special):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * polygamma(1, x),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * polygamma(1, x)
 
 
 class Polygamma(_Special):
@@ -110,6 +135,11 @@ class Polygamma(_Special):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * polygamma(ctx.n + 1, x),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * polygamma(ctx.n + 1, x)
 
 
 class PolygammaInPlace(Polygamma):
@@ -136,6 +166,10 @@ class Sinc(_Special):
         pi_x = x * math.pi
         return (where(at_zero, 0.0, grad * (pi_x * pi_x.cos() - pi_x.sin()) / (x * pi_x)),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Sinc.vjp(ctx, x_t)[0]  # elementwise: the vjp's formula with the tangent for grad
+
 
 class Xlogy(Op):
     """torch.xlogy: input * log(other), and 0 where input is 0 (unless other is nan)."""
@@ -157,6 +191,14 @@ class Xlogy(Op):
         need_x, need_y = ctx.needs_input_grad
         grad_x = where(logical_and(x == 0, y <= 0), 0.0, xlogy(grad, y)) if need_x else None
         return grad_x, (grad * x / y if need_y else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        from ndgrad.ops.arithmetic import where
+        from ndgrad.ops.comparison import logical_and
+
+        x, y = ctx.saved_tensors
+        return where(logical_and(x == 0, y <= 0), 0.0, xlogy(x_t, y)) + y_t * x / y
 
 
 class XlogyScalarOther(Op):
@@ -180,6 +222,10 @@ class XlogyScalarOther(Op):
         grad_x = xlogy(grad, ctx.y)
         return (where(x == 0, 0.0, grad_x) if ctx.y <= 0 else grad_x,)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return XlogyScalarOther.vjp(ctx, x_t)[0]  # linear in x: the vjp's formula with the tangent for grad
+
 
 class XlogyScalarSelf(Op):
     """torch.xlogy with a number ``input`` (a parameter, here ``x``) and a tensor ``other``."""
@@ -197,6 +243,11 @@ class XlogyScalarSelf(Op):
     def vjp(ctx, grad):
         (y,) = ctx.saved_tensors
         return (grad * ctx.x / y,)
+
+    @staticmethod
+    def jvp(ctx, y_t):
+        (y,) = ctx.saved_tensors
+        return y_t * ctx.x / y
 
 
 # ---- the functions users call ---------------------------------------------------------------------------------------

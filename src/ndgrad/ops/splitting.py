@@ -34,6 +34,10 @@ class Unfold(Op):
         return (UnfoldBackward.apply(grad, shape=ctx.input_shapes[0], dimension=ctx.dimension, size=ctx.size,
                                      step=ctx.step),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Unfold.apply(x_t, dimension=ctx.dimension, size=ctx.size, step=ctx.step)
+
 
 class UnfoldBackward(Op):
     """The gradient of unfold: each window's gradient added back where the window came from."""
@@ -54,6 +58,10 @@ class UnfoldBackward(Op):
     def vjp(ctx, grad):
         return (Unfold.apply(grad, dimension=ctx.dimension, size=ctx.size, step=ctx.step),)
 
+    @staticmethod
+    def jvp(ctx, grad_t):
+        return UnfoldBackward.apply(grad_t, shape=ctx.shape, dimension=ctx.dimension, size=ctx.size, step=ctx.step)
+
 
 class Unbind(Op):
     """torch.unbind: every index along ``dim``, as several views that share one node."""
@@ -68,6 +76,10 @@ class Unbind(Op):
     @staticmethod
     def vjp(ctx, *grads):
         return (stack(grads, ctx.dim),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Unbind.apply(x_t, dim=ctx.dim)
 
 
 class Split(Op):
@@ -86,6 +98,10 @@ class Split(Op):
     def vjp(ctx, *grads):
         return (cat(grads, ctx.dim),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Split.apply(x_t, split_size=ctx.split_size, dim=ctx.dim)
+
 
 class SplitWithSizes(Split):
     """torch.split into pieces of the given sizes; PyTorch names its node apart."""
@@ -97,6 +113,10 @@ class SplitWithSizes(Split):
     def forward(xp, x, split_sizes, dim):
         bounds = list(accumulate(split_sizes, initial=0))
         return tuple(x[(slice(None),) * dim + (slice(start, stop),)] for start, stop in zip(bounds, bounds[1:]))
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return SplitWithSizes.apply(x_t, split_sizes=ctx.split_sizes, dim=ctx.dim)
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------

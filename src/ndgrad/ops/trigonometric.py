@@ -22,6 +22,11 @@ class Sin(FloatUnary):
         (x,) = ctx.saved_tensors
         return (grad * cos(x),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * cos(x)
+
 
 class Cos(FloatUnary):
     """torch.cos."""
@@ -34,6 +39,11 @@ class Cos(FloatUnary):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * -sin(x),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * -sin(x)
 
 
 class Tan(FloatUnary):
@@ -48,6 +58,11 @@ class Tan(FloatUnary):
         (result,) = ctx.saved_tensors
         return (grad * (result * result + 1),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return x_t * (result * result + 1)
+
 
 class Asin(FloatUnary):
     """torch.asin."""
@@ -60,6 +75,11 @@ class Asin(FloatUnary):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * (1 - x * x).rsqrt(),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * (1 - x * x).rsqrt()
 
 
 class Acos(FloatUnary):
@@ -74,6 +94,11 @@ class Acos(FloatUnary):
         (x,) = ctx.saved_tensors
         return (-grad * (1 - x * x).rsqrt(),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return -x_t * (1 - x * x).rsqrt()
+
 
 class Atan(FloatUnary):
     """torch.atan."""
@@ -86,6 +111,11 @@ class Atan(FloatUnary):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad / (x * x + 1),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t / (x * x + 1)
 
 
 class Atan2(Op):
@@ -103,6 +133,11 @@ class Atan2(Op):
         scale = grad / (x * x + y * y)
         return (scale * y if need_x else None), (scale * -x if need_y else None)
 
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return (y * x_t - x * y_t) / (x * x + y * y)
+
 
 # ---- hyperbolic functions -------------------------------------------------------------------------------------------
 class Sinh(FloatUnary):
@@ -117,6 +152,11 @@ class Sinh(FloatUnary):
         (x,) = ctx.saved_tensors
         return (grad * cosh(x),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * cosh(x)
+
 
 class Cosh(FloatUnary):
     """torch.cosh."""
@@ -130,6 +170,11 @@ class Cosh(FloatUnary):
         (x,) = ctx.saved_tensors
         return (grad * sinh(x),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * sinh(x)
+
 
 class Tanh(FloatUnary):
     """torch.tanh."""
@@ -142,6 +187,11 @@ class Tanh(FloatUnary):
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
         return (TanhBackward.apply(grad, result),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (result,) = ctx.saved_tensors
+        return TanhBackward.apply(x_t, result)
 
 
 class TanhBackward(Op):
@@ -158,6 +208,11 @@ class TanhBackward(Op):
         grad, result = ctx.saved_tensors
         return grad_grad * (1 - result * result), grad_grad * grad * -2 * result
 
+    @staticmethod
+    def jvp(ctx, grad_t, result_t):
+        grad, result = ctx.saved_tensors
+        return TanhBackward.apply(grad_t, result) + result_t * grad * -2 * result
+
 
 class Asinh(FloatUnary):
     """torch.asinh."""
@@ -170,6 +225,11 @@ class Asinh(FloatUnary):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * (x * x + 1).rsqrt(),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * (x * x + 1).rsqrt()
 
 
 class Acosh(FloatUnary):
@@ -184,6 +244,11 @@ class Acosh(FloatUnary):
         (x,) = ctx.saved_tensors
         return (grad * (x * x - 1).rsqrt(),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t * (x * x - 1).rsqrt()
+
 
 class Atanh(FloatUnary):
     """torch.atanh."""
@@ -197,6 +262,11 @@ class Atanh(FloatUnary):
         (x,) = ctx.saved_tensors
         return (grad / (1 - x * x),)
 
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        return x_t / (1 - x * x)
+
 
 class _NoInPlaceDerivative(FloatUnary):
     """asinh_, acosh_, atanh_: PyTorch records them but defines no derivative, so backward raises as PyTorch's."""
@@ -209,19 +279,34 @@ class _NoInPlaceDerivative(FloatUnary):
         raise NotImplementedError(f"the derivative for 'inplace version of {function}' is not implemented.")
 
 
+def _no_forward_ad(function):
+    """A jvp that raises as PyTorch does for these in-place forms, naming ``function`` as PyTorch names it."""
+
+    def jvp(ctx, x_t):
+        raise NotImplementedError(
+            f"Trying to use forward AD with {function} that does not support it because it has not been "
+            "implemented yet."
+        )
+
+    return staticmethod(jvp)
+
+
 class AsinhInPlace(_NoInPlaceDerivative):
     node_name = "AsinhBackward1"
     forward = Asinh.forward
+    jvp = _no_forward_ad("asinh_")
 
 
 class AcoshInPlace(_NoInPlaceDerivative):
     node_name = "AcoshBackward1"
     forward = Acosh.forward
+    jvp = _no_forward_ad("acosh_")
 
 
 class AtanhInPlace(_NoInPlaceDerivative):
     node_name = "AtanhBackward1"
     forward = Atanh.forward
+    jvp = _no_forward_ad("atanh_")
 
 
 # ---- the functions users call ---------------------------------------------------------------------------------------

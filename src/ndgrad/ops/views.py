@@ -7,6 +7,7 @@ routes the gradient of the written region to the in-place op and the rest to the
 view of that base then sees new values, so each live view's grad_fn is rebuilt from the base (AsStrided).
 """
 
+from ndgrad.autograd.forward_ad import _set_tangent, _tangent
 from ndgrad.ops._op import Op
 
 __all__ = []
@@ -44,6 +45,10 @@ class CopySlices(Op):
         grad_base = CopySlices.apply(grad, zeros(region.shape, dtype=grad.dtype), steps=ctx.steps)
         return grad_base, (region if need_src else None)
 
+    @staticmethod
+    def jvp(ctx, base_t, src_t):
+        return CopySlices.apply(base_t, src_t, steps=ctx.steps)
+
 
 class AsStrided(Op):
     """A view of ``base`` rebuilt from its recorded steps: the grad_fn of a view whose base was written in place."""
@@ -58,18 +63,39 @@ class AsStrided(Op):
 
         return (CopySlices.apply(zeros(ctx.input_shapes[0], dtype=grad.dtype), grad, steps=ctx.steps),)
 
+    @staticmethod
+    def jvp(ctx, base_t):
+        return AsStrided.apply(base_t, steps=ctx.steps)
+
 
 def rebase(view, result):
     """After ``result`` was written into ``view``: the base's history becomes CopySlices, and its views'
-    histories are rebuilt from it."""
+    histories are rebuilt from it. In forward mode their tangents are rebuilt the same way, by the jvps."""
     base = view._base
     updated = CopySlices.apply(base, result, steps=view._view_steps)
     base.grad_fn, base._requires_grad, base._output_nr = updated.grad_fn, updated._requires_grad, 0
+    _take_tangent(base, updated)
     refresh_views(base)
 
 
 def refresh_views(base):
-    """Rebuild the grad_fn of every live view of ``base`` from the base's current history."""
+    """Rebuild the grad_fn (and, in forward mode, the tangent) of every live view of ``base`` from the base."""
     for view in list(base._views or ()):
         fresh = AsStrided.apply(base, steps=view._view_steps)
         view.grad_fn, view._requires_grad, view._output_nr = fresh.grad_fn, fresh._requires_grad, 0
+        _take_tangent(view, fresh)
+
+
+def rebase_tangents(view, result):
+    """Forward mode where no history is recorded: only the tangents of the base and its views are rebuilt after
+    ``result`` was written into ``view``."""
+    base = view._base
+    _take_tangent(base, CopySlices.apply(base, result, steps=view._view_steps))
+    for other in list(base._views or ()):
+        _take_tangent(other, AsStrided.apply(base, steps=other._view_steps))
+
+
+def _take_tangent(tensor, source):
+    tangent = _tangent(source)
+    if tangent is not None:
+        _set_tangent(tensor, tangent)
