@@ -120,6 +120,8 @@ def push_tangents(op, inputs, params, outs, Tensor):
     """Called by Op.apply while a level is active: give ``outs`` the tangents op.jvp computes from the inputs'."""
     from ndgrad._creation import zeros_like
 
+    if not op.differentiable:  # integer or bool results (argmax, comparisons) carry no tangent
+        return
     tangents = [_tangent(x) if isinstance(x, Tensor) else None for x in inputs]
     if all(t is None for t in tangents):
         return

@@ -129,6 +129,8 @@ class Op:
         source = self
         if STATE.grad_enabled and cls._saves_first_input and _any_requires_grad((self, *others)):
             source = self._snapshot()  # the vjp needs the old values, which the write below overwrites
+            if _ForwardState.active and _tangent(self) is not None:
+                _set_tangent(source, _tangent(self))
         _check_no_partial_overlap(self, others)
         out = cls.apply(source, *others, **params)
         if out._data.shape != self._data.shape:
@@ -140,12 +142,19 @@ class Op:
                 f"result type {out.dtype.title} can't be cast to the desired output type {self.dtype.title}"
             )
         self._write(out._data)
-        if _ForwardState.active and _tangent(out) is not None:
+        tangents = _ForwardState.active and _tangent(out) is not None
+        if tangents:
             _set_tangent(self, _tangent(out))  # the written tensor carries the result's tangent
-        from ndgrad.ops.views import rebase, refresh_views  # views.py declares ops, so it imports this module
+        elif _ForwardState.active and not cls.differentiable and _tangent(self) is not None:
+            _set_tangent(self, _tangent(self) * 0)  # written with values that carry none (x.eq_(0))
+        from ndgrad.ops.views import rebase, rebase_tangents, refresh_view_tangents, refresh_views
 
-        if not STATE.grad_enabled:
-            return self  # nothing is recorded: no history changes
+        if not STATE.grad_enabled:  # nothing is recorded: no history changes, but tangents move with the values
+            if tangents and self._base is not None:
+                rebase_tangents(self, out)
+            elif tangents and self._views:
+                refresh_view_tangents(self)
+            return self
         if out.grad_fn is not None:
             out.grad_fn._rebind_saved_output(self)
         elif cls.zero_grad_in_place and _any_requires_grad((self, *others)):
@@ -156,6 +165,10 @@ class Op:
             self.grad_fn, self._requires_grad, self._output_nr = out.grad_fn, True, out._output_nr
             if self._views:
                 refresh_views(self)
+        elif tangents and self._base is not None:
+            rebase_tangents(self, out)
+        elif tangents and self._views:
+            refresh_view_tangents(self)
         return self
 
 

@@ -7,8 +7,8 @@ ndgrad.nn.functional re-exports the rest. relu6, softsign and tanhshrink are com
 import math
 
 from ndgrad.ops._op import UNARY, Op
-from ndgrad.ops.arithmetic import abs, where
-from ndgrad.ops.comparison import logical_and
+from ndgrad.ops.arithmetic import abs
+from ndgrad.ops.comparison import logical_and, where
 from ndgrad.ops.special import erfc, special_functions
 from ndgrad.ops.transcendental import Sigmoid, exp, sigmoid
 from ndgrad.ops.trigonometric import tanh

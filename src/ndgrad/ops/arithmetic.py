@@ -21,7 +21,7 @@ from ndgrad.ops._checks import (
     zeros_like_grad,
 )
 from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, operand_or_raise
-from ndgrad.ops.comparison import logical_and, where  # noqa: F401 (where: other families import it from here)
+from ndgrad.ops.comparison import logical_and, where
 
 # NOTE: rounding.py is the rest of this family (rounding, clamping); re-exported here, its methods a base of ours.
 from ndgrad.ops.rounding import sign
@@ -294,8 +294,8 @@ class PowScalarBase(Op):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        if ctx.base == 0:
-            return (grad * 0,)
+        if ctx.base == 0:  # log(0) = -inf: PyTorch's gradient is 0 where the result is finite, else -inf
+            return (where(result < math.inf, 0.0, grad * result * -math.inf),)
         return (grad * result * math.log(ctx.base),)
 
     @staticmethod

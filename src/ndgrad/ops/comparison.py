@@ -19,10 +19,6 @@ class _Comparison(Op):
 
     differentiable = False
 
-    @staticmethod
-    def jvp(ctx, *tangents):
-        return None  # a bool or integer result carries no tangent
-
 
 class _Relation(_Comparison):
     """==, !=, <, <=, >, >=. Written in place into a float tensor (``x.eq_(0)``), PyTorch records them, with a

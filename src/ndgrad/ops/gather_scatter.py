@@ -159,7 +159,7 @@ class ScatterReduce(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        from ndgrad.ops.arithmetic import where
+        from ndgrad.ops.comparison import where
 
         x, src, result = ctx.saved_tensors
         dim, index, reduce, include_self = ctx.dim, ctx.index, ctx.reduce, ctx.include_self
@@ -204,7 +204,13 @@ class ScatterReduce(Op):
         if ctx.reduce in ("sum", "mean"):  # linear: the same reduction of the tangents
             return ScatterReduce.apply(x_t, src_t, reduce=ctx.reduce, **params)
         if ctx.reduce == "prod":
-            return None  # NOTE: PyTorch gives no tangent for prod (its formula is not implemented), so neither do we
+            # NOTE: PyTorch 2.13 gives no tangent here; ndgrad gives the exact one: each output's partial
+            # derivatives (the vjp with a cotangent of ones) weight the tangents of its factors.
+            from ndgrad._creation import ones_like, zeros_like
+
+            x, _, result = ctx.saved_tensors
+            d_x, d_src = ScatterReduce.vjp(ctx, ones_like(result))
+            return d_x * x_t + ScatterAdd.apply(zeros_like(x), d_src * src_t, dim=ctx.dim, index=ctx.index)
         # amax, amin: the mean tangent of the elements equal to the result, as PyTorch
         x, src, result = ctx.saved_tensors
         x_is_result = (x == result).to(x_t.dtype)

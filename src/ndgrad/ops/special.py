@@ -158,7 +158,7 @@ class Sinc(_Special):
 
     @staticmethod
     def vjp(ctx, grad):
-        from ndgrad.ops.arithmetic import where  # arithmetic imports ndgrad.ops.transcendental, and so this module
+        from ndgrad.ops.comparison import where
 
         (x,) = ctx.saved_tensors
         at_zero = x == 0
@@ -184,8 +184,7 @@ class Xlogy(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        from ndgrad.ops.arithmetic import where
-        from ndgrad.ops.comparison import logical_and
+        from ndgrad.ops.comparison import logical_and, where
 
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
@@ -194,8 +193,7 @@ class Xlogy(Op):
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
-        from ndgrad.ops.arithmetic import where
-        from ndgrad.ops.comparison import logical_and
+        from ndgrad.ops.comparison import logical_and, where
 
         x, y = ctx.saved_tensors
         return where(logical_and(x == 0, y <= 0), 0.0, xlogy(x_t, y)) + y_t * x / y
@@ -216,7 +214,7 @@ class XlogyScalarOther(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        from ndgrad.ops.arithmetic import where
+        from ndgrad.ops.comparison import where
 
         (x,) = ctx.saved_tensors
         grad_x = xlogy(grad, ctx.y)

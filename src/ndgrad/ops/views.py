@@ -91,8 +91,13 @@ def rebase_tangents(view, result):
     ``result`` was written into ``view``."""
     base = view._base
     _take_tangent(base, CopySlices.apply(base, result, steps=view._view_steps))
-    for other in list(base._views or ()):
-        _take_tangent(other, AsStrided.apply(base, steps=other._view_steps))
+    refresh_view_tangents(base)
+
+
+def refresh_view_tangents(base):
+    """Forward mode: every live view of ``base`` gets the same view of the base's (new) tangent."""
+    for view in list(base._views or ()):
+        _take_tangent(view, AsStrided.apply(base, steps=view._view_steps))
 
 
 def _take_tangent(tensor, source):

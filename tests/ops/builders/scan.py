@@ -50,6 +50,8 @@ BUILDERS = {
         op, rng, [([3.0, 1.0, 1.0, 2.0, 1.0, 0.0],)], function("cummin", 0)) + kinks(
         op, rng, [([[2.0, 2.0, 1.0], [-1.0, -1.0, 3.0]],)], function("cummin", -1)),
     scan.Logcumsumexp: lambda op, rng: scan_cases(op, rng) + [
-        Case(op, (Input(np.array([[1000.0, 999.0, -1000.0], [-1000.0, -1001.0, 5.0]])),), function("logcumsumexp", 1)),
+        # extreme magnitudes: compared with torch only (its forward formula, followed here, underflows to 0)
+        Case(op, (Input(np.array([[1000.0, 999.0, -1000.0], [-1000.0, -1001.0, 5.0]])),), function("logcumsumexp", 1),
+             smooth=False),
     ],
 }
