@@ -1,6 +1,6 @@
 """ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
 
-from ndgrad import autograd, nn, ops, utils
+from ndgrad import autograd, linalg, nn, ops, utils
 from ndgrad._creation import (
     BoolTensor,
     ByteTensor,

@@ -18,15 +18,23 @@ from ndgrad.ops._op import operand as _operand
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
 from ndgrad.ops.comparison import ComparisonMethods
+from ndgrad.ops.convolution import ConvolutionMethods
+from ndgrad.ops.decompositions import DecompositionsMethods
 from ndgrad.ops.gather_scatter import GatherScatterMethods
 from ndgrad.ops.indexing import IndexingMethods
 from ndgrad.ops.joining import JoiningMethods
+from ndgrad.ops.layers import LayersMethods
 from ndgrad.ops.linalg import LinalgMethods
+from ndgrad.ops.losses import LossesMethods
+from ndgrad.ops.normalization import NormalizationMethods
+from ndgrad.ops.pooling import PoolingMethods
+from ndgrad.ops.products import ProductsMethods
 from ndgrad.ops.reduction import ReductionMethods
 from ndgrad.ops.rounding import RoundingMethods
 from ndgrad.ops.scan import ScanMethods
 from ndgrad.ops.selection import SelectionMethods
 from ndgrad.ops.shape import ShapeMethods
+from ndgrad.ops.softmax import SoftmaxMethods
 from ndgrad.ops.sorting import SortingMethods
 from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.splitting import SplittingMethods
@@ -80,6 +88,8 @@ class Tensor(
     ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
     ActivationMethods, ComparisonMethods, ReductionMethods, SelectionMethods, ScanMethods, ShapeMethods,
     SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods, LinalgMethods,
+    SoftmaxMethods, LossesMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
+    ProductsMethods, DecompositionsMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

@@ -7,15 +7,23 @@ from ndgrad.ops import (
     activation,
     arithmetic,
     comparison,
+    convolution,
+    decompositions,
     gather_scatter,
     indexing,
     joining,
+    layers,
     linalg,
+    losses,
+    normalization,
+    pooling,
+    products,
     reduction,
     rounding,
     scan,
     selection,
     shape,
+    softmax,
     sorting,
     special,
     splitting,
@@ -26,15 +34,23 @@ from ndgrad.ops._op import OP_TABLE, Op
 from ndgrad.ops.activation import *  # noqa: F403
 from ndgrad.ops.arithmetic import *  # noqa: F403
 from ndgrad.ops.comparison import *  # noqa: F403
+from ndgrad.ops.convolution import *  # noqa: F403
+from ndgrad.ops.decompositions import *  # noqa: F403
 from ndgrad.ops.gather_scatter import *  # noqa: F403
 from ndgrad.ops.indexing import *  # noqa: F403
 from ndgrad.ops.joining import *  # noqa: F403
+from ndgrad.ops.layers import *  # noqa: F403
 from ndgrad.ops.linalg import *  # noqa: F403
+from ndgrad.ops.losses import *  # noqa: F403
+from ndgrad.ops.normalization import *  # noqa: F403
+from ndgrad.ops.pooling import *  # noqa: F403
+from ndgrad.ops.products import *  # noqa: F403
 from ndgrad.ops.reduction import *  # noqa: F403
 from ndgrad.ops.rounding import *  # noqa: F403
 from ndgrad.ops.scan import *  # noqa: F403
 from ndgrad.ops.selection import *  # noqa: F403
 from ndgrad.ops.shape import *  # noqa: F403
+from ndgrad.ops.softmax import *  # noqa: F403
 from ndgrad.ops.sorting import *  # noqa: F403
 from ndgrad.ops.special import *  # noqa: F403
 from ndgrad.ops.splitting import *  # noqa: F403
@@ -43,7 +59,8 @@ from ndgrad.ops.trigonometric import *  # noqa: F403
 
 FAMILIES = (
     arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, reduction, selection,
-    scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg,
+    scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmax, losses, layers,
+    normalization, convolution, pooling, products, decompositions,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

@@ -1,0 +1,12 @@
+"""Layer ops of torch.nn.functional: linear, bilinear, embedding, one_hot, dropout, distances."""
+
+from ndgrad.ops._op import Op  # noqa: F401
+
+__all__ = []  # the names torch has at top level (torch.X)
+FUNCTIONAL = []  # the names torch.nn.functional has (ndgrad.nn.functional re-exports them)
+
+
+class LayersMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
+
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__

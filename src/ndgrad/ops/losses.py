@@ -1,0 +1,12 @@
+"""Loss functions of torch.nn.functional (mse, l1, cross_entropy, nll, bce, kl_div, ...)."""
+
+from ndgrad.ops._op import Op  # noqa: F401
+
+__all__ = []  # the names torch has at top level (torch.X)
+FUNCTIONAL = []  # the names torch.nn.functional has (ndgrad.nn.functional re-exports them)
+
+
+class LossesMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
+
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__

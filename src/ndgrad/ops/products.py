@@ -1,0 +1,13 @@
+"""Products and contractions: outer, inner, kron, tensordot, einsum, trace, addmm family, cdist."""
+
+from ndgrad.ops._op import Op  # noqa: F401
+
+__all__ = []  # the names torch has at top level (torch.X)
+FUNCTIONAL = []  # the names torch.nn.functional has (ndgrad.nn.functional re-exports them)
+LINALG = []  # the names torch.linalg has (ndgrad.linalg re-exports them)
+
+
+class ProductsMethods:
+    """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
+
+    __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__

@@ -1,0 +1,3 @@
+"""Sample builders for the ops of ndgrad.ops.losses."""
+
+BUILDERS = {}
