@@ -9,6 +9,8 @@ libraries run the very same code:
 
   chain  1,000 elementwise ops (mul, add, tanh, sin, repeated) on a (16,) float64 tensor, sum, backward.
   mlp    one SGD training step of a 784-512-512-10 ReLU MLP, batch 128, float32, cross-entropy.
+  cnn    one SGD training step of a small CNN (conv 8 3x3, relu, 2x2 max pool, conv 16 3x3, relu, linear 10),
+         batch 32, 1x28x28 float32 inputs, cross-entropy.
   tiny   20,000 scalar ops (alternately * 1.0001 and + 0.0001) on a 0-d float64 tensor, backward.
 
 Before timing, the gradients (and for the mlp the loss and the updated weights) of the two libraries are
@@ -48,7 +50,8 @@ MLP_SIZES = (784, 512, 512, 10)
 MLP_BATCH = 128
 LR = 0.01
 GC_OFF = "ndgrad, gc off"
-TARGETS = {"chain": 1.0, "mlp": 1.2, "tiny": 1.0}
+CNN_BATCH = 32
+TARGETS = {"chain": 1.0, "mlp": 1.2, "tiny": 1.0, "cnn": 3.0}
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -75,6 +78,28 @@ def mlp_step(lib, params, x, onehot):
         h = h @ params[i] + params[i + 1]
         if i + 2 < len(params):
             h = h.relu()
+    shifted = h - h.max(dim=1, keepdim=True).values
+    log_probs = shifted - shifted.exp().sum(dim=1, keepdim=True).log()
+    loss = -(log_probs * onehot).sum(dim=1).mean()
+    loss.backward()
+    grads = []
+    with lib.no_grad():
+        for p in params:
+            grads.append(p.grad)
+            p -= LR * p.grad
+            p.grad = None
+    return loss, grads
+
+
+def cnn_step(lib, params, x, onehot):
+    """(d) One SGD step of the CNN; returns the loss and the gradients (taken before the update). Max pooling is
+    a reshape and an amax over the window dims, the same on both sides."""
+    w1, b1, w2, b2, w3, b3 = params
+    h = lib.nn.functional.conv2d(x, w1, b1).relu()  # (N, 8, 26, 26)
+    n, c, height, width = h.shape
+    h = h.reshape(n, c, height // 2, 2, width // 2, 2).amax(dim=(3, 5))  # (N, 8, 13, 13)
+    h = lib.nn.functional.conv2d(h, w2, b2).relu()  # (N, 16, 11, 11)
+    h = h.reshape(n, -1) @ w3.T + b3
     shifted = h - h.max(dim=1, keepdim=True).values
     log_probs = shifted - shifted.exp().sum(dim=1, keepdim=True).log()
     loss = -(log_probs * onehot).sum(dim=1).mean()
@@ -170,6 +195,18 @@ def mlp_inputs(lib, data):
     return params, lib.tensor(data["x"]), lib.tensor(data["onehot"])
 
 
+def cnn_data(rng):
+    shapes = [(8, 1, 3, 3), (8,), (16, 8, 3, 3), (16,), (10, 16 * 11 * 11), (10,)]
+    params = []
+    for shape in shapes:
+        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+        scale = np.sqrt(2.0 / fan_in) if len(shape) > 1 else 0.01
+        params.append((rng.standard_normal(shape) * scale).astype(np.float32))
+    x = rng.standard_normal((CNN_BATCH, 1, 28, 28)).astype(np.float32)
+    onehot = np.eye(10, dtype=np.float32)[rng.integers(0, 10, CNN_BATCH)]
+    return {"params": params, "x": x, "onehot": onehot}
+
+
 def tiny_inputs(lib):
     return (lib.tensor(1.0, dtype=lib.float64, requires_grad=True),)
 
@@ -214,6 +251,18 @@ def check_mlp(data):
         worst = max(worst, assert_close(f"mlp: updated {name}", pn, pt, rtol=1e-5))
         if pn.grad is not None:
             sys.exit(f"CHECK FAILED: mlp: {name}.grad is not None after `{name}.grad = None` (ndgrad)")
+    return worst
+
+
+def check_cnn(data):
+    (p_nd, x_nd, y_nd), (p_th, x_th, y_th) = mlp_inputs(ndgrad, data), mlp_inputs(torch, data)
+    loss_nd, grads_nd = cnn_step(ndgrad, p_nd, x_nd, y_nd)
+    loss_th, grads_th = cnn_step(torch, p_th, x_th, y_th)
+    worst = assert_close("cnn: loss", loss_nd, loss_th, rtol=1e-5)
+    for i, (gn, gt, pn, pt) in enumerate(zip(grads_nd, grads_th, p_nd, p_th)):
+        name = ("W", "b")[i % 2] + str(i // 2 + 1)
+        worst = max(worst, assert_close(f"cnn: {name}.grad", gn, gt, rtol=1e-4))
+        worst = max(worst, assert_close(f"cnn: updated {name}", pn, pt, rtol=1e-5))
     return worst
 
 
@@ -335,6 +384,19 @@ def run_mlp(rng, rounds, budget):
     return report("mlp", title, times, calls, None)
 
 
+def run_cnn(rng, rounds, budget):
+    data = cnn_data(rng)
+    print(f"[check] cnn: loss, gradients and updated weights agree (max rel diff {check_cnn(data):.2g})")
+    nd_args, th_args = mlp_inputs(ndgrad, data), mlp_inputs(torch, data)
+    contenders = {
+        "ndgrad": lambda: cnn_step(ndgrad, *nd_args),
+        "torch": lambda: cnn_step(torch, *th_args),
+    }
+    times, calls = measure(contenders, rounds, budget)
+    title = f"SGD step, conv8-pool-conv16-linear10 CNN, batch {CNN_BATCH}, 1x28x28 float32, cross-entropy"
+    return report("cnn", title, times, calls, None)
+
+
 def run_tiny(rounds, budget):
     print(f"[check] tiny: gradients agree (max rel diff {check_tiny():.2g})")
     nd_args, th_args = tiny_inputs(ndgrad), tiny_inputs(torch)
@@ -372,6 +434,7 @@ def main(argv=None):
         "chain": run_chain(rng, rounds, budget),
         "mlp": run_mlp(rng, rounds, budget),
         "tiny": run_tiny(rounds, budget),
+        "cnn": run_cnn(rng, rounds, budget),
     }
     print("\n== summary: ndgrad/torch (lower is better) ==")
     for name, ratio in ratios.items():

@@ -18,7 +18,7 @@ from ndgrad.ops._op import operand as _operand
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
 from ndgrad.ops.comparison import ComparisonMethods
-from ndgrad.ops.convolution import ConvolutionMethods
+from ndgrad.ops.convolutions import ConvolutionMethods
 from ndgrad.ops.decompositions import DecompositionsMethods
 from ndgrad.ops.gather_scatter import GatherScatterMethods
 from ndgrad.ops.indexing import IndexingMethods
@@ -34,7 +34,7 @@ from ndgrad.ops.rounding import RoundingMethods
 from ndgrad.ops.scan import ScanMethods
 from ndgrad.ops.selection import SelectionMethods
 from ndgrad.ops.shape import ShapeMethods
-from ndgrad.ops.softmax import SoftmaxMethods
+from ndgrad.ops.softmaxes import SoftmaxMethods
 from ndgrad.ops.sorting import SortingMethods
 from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.splitting import SplittingMethods

@@ -45,8 +45,8 @@ def celu(input, alpha=1.0, inplace=False):
     return celu_(input, alpha) if inplace else activation.celu(input, alpha)
 
 # The layer, loss, normalisation, convolution and pooling functions: each op module lists its FUNCTIONAL names.
-from ndgrad.ops import convolution, layers, losses, normalization, pooling, softmax  # noqa: E402
+from ndgrad.ops import convolutions, layers, losses, normalization, pooling, softmaxes  # noqa: E402
 
-for _module in (softmax, losses, layers, normalization, convolution, pooling):
+for _module in (softmaxes, losses, layers, normalization, convolutions, pooling):
     globals().update({name: getattr(_module, name) for name in _module.FUNCTIONAL})
     __all__ += _module.FUNCTIONAL

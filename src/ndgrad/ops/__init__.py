@@ -7,7 +7,7 @@ from ndgrad.ops import (
     activation,
     arithmetic,
     comparison,
-    convolution,
+    convolutions,
     decompositions,
     gather_scatter,
     indexing,
@@ -23,7 +23,7 @@ from ndgrad.ops import (
     scan,
     selection,
     shape,
-    softmax,
+    softmaxes,
     sorting,
     special,
     splitting,
@@ -34,7 +34,7 @@ from ndgrad.ops._op import OP_TABLE, Op
 from ndgrad.ops.activation import *  # noqa: F403
 from ndgrad.ops.arithmetic import *  # noqa: F403
 from ndgrad.ops.comparison import *  # noqa: F403
-from ndgrad.ops.convolution import *  # noqa: F403
+from ndgrad.ops.convolutions import *  # noqa: F403
 from ndgrad.ops.decompositions import *  # noqa: F403
 from ndgrad.ops.gather_scatter import *  # noqa: F403
 from ndgrad.ops.indexing import *  # noqa: F403
@@ -50,7 +50,7 @@ from ndgrad.ops.rounding import *  # noqa: F403
 from ndgrad.ops.scan import *  # noqa: F403
 from ndgrad.ops.selection import *  # noqa: F403
 from ndgrad.ops.shape import *  # noqa: F403
-from ndgrad.ops.softmax import *  # noqa: F403
+from ndgrad.ops.softmaxes import *  # noqa: F403
 from ndgrad.ops.sorting import *  # noqa: F403
 from ndgrad.ops.special import *  # noqa: F403
 from ndgrad.ops.splitting import *  # noqa: F403
@@ -59,8 +59,8 @@ from ndgrad.ops.trigonometric import *  # noqa: F403
 
 FAMILIES = (
     arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, reduction, selection,
-    scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmax, losses, layers,
-    normalization, convolution, pooling, products, decompositions,
+    scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmaxes, losses, layers,
+    normalization, convolutions, pooling, products, decompositions,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

@@ -1,9 +1,290 @@
 """Layer ops of torch.nn.functional: linear, bilinear, embedding, one_hot, dropout, distances."""
 
-from ndgrad.ops._op import Op  # noqa: F401
+import math
 
-__all__ = []  # the names torch has at top level (torch.X)
-FUNCTIONAL = []  # the names torch.nn.functional has (ndgrad.nn.functional re-exports them)
+import numpy as np
+
+from ndgrad._dtype import int64
+from ndgrad.autograd.grad_mode import no_grad
+from ndgrad.ops._op import INDEXING, MATMUL, Op
+from ndgrad.ops.gather_scatter import IndexAdd
+from ndgrad.ops.linalg import matmul, mm
+from ndgrad.ops.reduction import LinalgVectorNorm, norm
+
+# torch.embedding and torch.dropout take other arguments than F.embedding and F.dropout: not at top level
+__all__ = ["cosine_similarity", "pairwise_distance", "bilinear"]
+FUNCTIONAL = ["linear", "embedding", "one_hot", "dropout", "cosine_similarity", "pairwise_distance", "bilinear"]
+
+
+class Addmm(Op):
+    """bias + x @ y for a 2-d input of F.linear with a bias (y is weight.t()), as PyTorch records it."""
+
+    name, family = "linear", MATMUL
+    saves = ("x", "y")
+    saved_for = {"x": "y", "y": "x"}
+
+    @staticmethod
+    def forward(xp, bias, x, y):
+        return bias + xp.matmul(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        _, need_x, need_y = ctx.needs_input_grad
+        return grad, (mm(grad, y.t()) if need_x else None), (mm(x.t(), grad) if need_y else None)
+
+    @staticmethod
+    def jvp(ctx, bias_t, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return bias_t + mm(x_t, y) + mm(x, y_t)
+
+
+class Trilinear(Op):
+    """F.bilinear's product, as torch's _trilinear: out[b, k] = sum_ij x1[b, i] weight[k, i, j] x2[b, j]."""
+
+    name, family = "bilinear", MATMUL
+    saves = ("x1", "weight", "x2")
+
+    @staticmethod
+    def forward(xp, x1, weight, x2):
+        return xp.einsum("bi,kij,bj->bk", x1, weight, x2)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x1, weight, x2 = ctx.saved_tensors
+        need_x1, need_weight, need_x2 = ctx.needs_input_grad
+        grad_k = grad.t().unsqueeze(-1)  # (k, b, 1)
+        k, i, j = weight.shape
+        grad_x1 = grad_x2 = grad_weight = None
+        if need_x1:  # sum_k grad[b, k] (weight[k] @ x2[b])[i]
+            weight_x2 = matmul(weight.reshape(k * i, j), x2.t()).reshape(k, i, -1).transpose(1, 2)  # (k, b, i)
+            grad_x1 = (grad_k * weight_x2).sum(0)
+        if need_x2:
+            grad_x2 = (grad_k * matmul(x1, weight)).sum(0)  # x1 @ weight[k]: (k, b, j)
+        if need_weight:
+            grad_weight = matmul((grad_k * x1.unsqueeze(0)).transpose(1, 2), x2)  # (k, i, b) @ (b, j)
+        return grad_x1, grad_weight, grad_x2
+
+    @staticmethod
+    def jvp(ctx, x1_t, weight_t, x2_t):
+        x1, weight, x2 = ctx.saved_tensors
+        return Trilinear.apply(x1_t, weight, x2) + Trilinear.apply(x1, weight_t, x2) + Trilinear.apply(x1, weight, x2_t)
+
+
+class Embedding(Op):
+    """F.embedding: the rows of ``weight`` at ``indices`` (an int array); padding_idx rows get no gradient."""
+
+    name, family = "embedding", INDEXING
+
+    @staticmethod
+    def forward(xp, weight, indices, padding_idx, scale_grad_by_freq):
+        return xp.take(weight, indices, axis=0)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        indices, rows = ctx.indices.reshape(-1), ctx.input_shapes[0]
+        grad = grad.reshape(-1, rows[1])
+        scale = np.ones(indices.shape)
+        if ctx.padding_idx is not None:
+            scale[indices == ctx.padding_idx] = 0.0
+        if ctx.scale_grad_by_freq:
+            counts = np.bincount(indices, minlength=rows[0])
+            scale = scale / counts[indices]
+        if ctx.padding_idx is not None or ctx.scale_grad_by_freq:
+            grad = grad * _constant(scale.reshape(-1, 1), grad)
+        return (IndexAdd.apply(_zeros(rows, grad), grad, dim=0, index=indices, alpha=1),)
+
+    @staticmethod
+    def jvp(ctx, weight_t):
+        return Embedding.apply(weight_t, indices=ctx.indices, padding_idx=None, scale_grad_by_freq=False)
+
+
+class Norm(LinalgVectorNorm):
+    """F.pairwise_distance: the ``ord``-norm of x1 - x2 + eps over the last dim, recorded as NormBackward1."""
+
+    name, family = "pairwise_distance", MATMUL
+    node_name = "NormBackward1"
+
+
+def _constant(array, like):
+    from ndgrad._creation import tensor
+
+    return tensor(array, dtype=like.dtype, device=like.device)
+
+
+def _zeros(shape, like):
+    from ndgrad._creation import zeros
+
+    return zeros(shape, dtype=like.dtype, device=like.device)
+
+
+# ---- functions ------------------------------------------------------------------------------------------------
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias (see torch.nn.functional.linear); 2-d inputs with a bias record AddmmBackward0."""
+    if input.ndim == 0 or weight.ndim == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
+                           f"{weight.ndim}D")
+    if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
+        other = weight.dtype if input.dtype != weight.dtype else bias.dtype
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(input.dtype)} != "
+                           f"{_c_name(other)}")
+    if weight.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {weight.ndim}D")
+    if input.shape[-1] != weight.shape[-1]:
+        rows = 1 if input.ndim == 1 else int(np.prod(input.shape[:-1]))
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
+                           f"{'x'.join(map(str, weight.shape[::-1]))})")
+    if bias is not None and input.ndim == 2 and weight.ndim == 1:
+        raise RuntimeError("mat2 must be a matrix, got 1-D tensor")
+    if bias is None or weight.ndim != 2:
+        out = matmul(input, weight.t())
+        return out if bias is None else out + bias
+    _check_expands(bias, (math.prod(input.shape[:-1]), weight.shape[0]))
+    if input.ndim == 2:
+        return Addmm.apply(bias, input, weight.t())
+    flat = Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return flat.view(*input.shape[:-1], weight.shape[0])
+
+
+def _c_name(dtype):
+    """The C++ type name PyTorch's matmul errors print (float, double)."""
+    names = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+             "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+             "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+    return names.get(dtype.name, dtype.name)
+
+
+def _check_expands(bias, target):
+    """addmm expands the bias to the product's shape: PyTorch's expand errors."""
+    shape = tuple(bias.shape)
+    if len(shape) > len(target):
+        raise RuntimeError(f"expand(ndgrad.{bias.dtype.title}Tensor{{{list(shape)}}}, size={list(target)}): the number "
+                           f"of sizes provided ({len(target)}) must be greater or equal to the number of dimensions in "
+                           f"the tensor ({len(shape)})")
+    for d in range(1, len(shape) + 1):
+        if shape[-d] not in (1, target[-d]):
+            raise RuntimeError(f"The expanded size of the tensor ({target[-d]}) must match the existing size "
+                               f"({shape[-d]}) at non-singleton dimension {len(target) - d}.  Target sizes: "
+                               f"{list(target)}.  Tensor sizes: {list(shape)}")
+
+
+def bilinear(input1, input2, weight, bias=None):
+    """y[..., k] = x1 weight[k] x2 + bias[k] (see torch.nn.functional.bilinear)."""
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
+    for d in range(input1.ndim - 1):
+        if input1.shape[d] != input2.shape[d]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: got {input1.shape[d]} "
+                               f"and {input2.shape[d]}")
+    if input1.ndim == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if weight.ndim < 3:
+        rank = max(weight.ndim, 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got 2)")
+    for n, x, expected in ((1, input1, weight.shape[1]), (2, input2, weight.shape[2])):
+        if x.shape[-1] != expected:
+            raise RuntimeError(f"bilinear(): input{n} size does not match weight size: got {x.shape[-1]} but expected "
+                               f"{expected}")
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[0]):
+        size = bias.shape[0] if bias.ndim else 1
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got {size} but expected "
+                           f"{weight.shape[0]}")
+    batch = input1.shape[:-1]
+    out = Trilinear.apply(input1.reshape(-1, input1.shape[-1]), weight, input2.reshape(-1, input2.shape[-1]))
+    out = out.view(*batch, weight.shape[0])
+    return out if bias is None else out + bias
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    """The rows of ``weight`` at the indices ``input`` (see torch.nn.functional.embedding)."""
+    if input.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
+            f"ndgrad.{input.dtype.title}Tensor instead (while checking arguments for embedding)"
+        )
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.shape[0]:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.shape[0]:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.shape[0] + padding_idx
+    if sparse:
+        raise NotImplementedError("ndgrad has no sparse tensors: embedding(sparse=True) is not supported")
+    indices = np.asarray(input._data).astype(np.int64)
+    if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _renorm_rows(weight, indices, max_norm, norm_type)
+    return Embedding.apply(weight, indices=indices, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+
+
+def _renorm_rows(weight, indices, max_norm, norm_type):
+    """PyTorch's embedding_renorm_: the looked-up rows whose norm exceeds max_norm are scaled down, in place."""
+    with no_grad():
+        data = weight._data.copy()
+        rows = np.unique(indices)
+        norms = (np.abs(data[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+        big = norms > max_norm
+        data[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(data.dtype)
+        weight._write(data)
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 tensor with a trailing dim of num_classes, 1 at each value (see torch.nn.functional.one_hot)."""
+    from ndgrad._tensor import Tensor
+
+    if tensor.dtype is not int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    values = np.asarray(tensor._data)
+    if num_classes == -1:
+        if values.size == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(values.max()) + 1
+    if values.size and values.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if values.size and values.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    result = (values[..., None] == np.arange(num_classes)).astype(np.int64)
+    return Tensor._wrap(result) if type(tensor._data) is np.ndarray else _constant(result, tensor).long()
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zeroes each element with probability p and scales the rest by 1 / (1 - p), in training only."""
+    from ndgrad._creation import _RandomState
+
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    keep = _RandomState.generator.random(input.shape) >= p
+    mask = keep / (1.0 - p) if p < 1 else keep.astype(np.float64)
+    mask = _constant(mask, input)
+    return input.mul_(mask) if inplace else input * mask
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """Cosine of the angle between x1 and x2 along ``dim`` (see torch.nn.functional.cosine_similarity)."""
+    from ndgrad.ops.joining import broadcast_tensors
+
+    x1, x2 = broadcast_tensors(x1, x2)
+    norms = []
+    for x in (x1, x2):
+        n = norm(x, 2, dim, keepdim=True)
+        fixed = n.detach()
+        norms.append(n + (fixed.clamp_min(eps) - fixed))  # torch clamps in place under no_grad: no kink gradient
+    return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The p-norm of x1 - x2 + eps over the last dim (see torch.nn.functional.pairwise_distance)."""
+    difference = x1 - x2 + eps
+    dims = (difference.ndim - 1,) if difference.ndim else None
+    return Norm.apply(difference, dim=dims, keepdim=keepdim, ord=float(p), dtype=None)
 
 
 class LayersMethods:

@@ -1,9 +1,288 @@
 """Normalisation ops: layer_norm, batch_norm, group_norm, instance_norm, normalize."""
 
-from ndgrad.ops._op import Op  # noqa: F401
+import math
 
-__all__ = []  # the names torch has at top level (torch.X)
-FUNCTIONAL = []  # the names torch.nn.functional has (ndgrad.nn.functional re-exports them)
+import numpy as np
+
+from ndgrad.autograd.grad_mode import no_grad
+from ndgrad.ops._op import REDUCTION, Op
+
+__all__ = ["layer_norm", "batch_norm", "group_norm", "instance_norm"]
+FUNCTIONAL = ["layer_norm", "batch_norm", "group_norm", "instance_norm", "normalize"]
+
+
+# Note [normalisation rules]: every op here is y = xhat * w + b with xhat = (x - mean) * rstd over some axes. The
+# rules recompute xhat from the saved x with ndgrad ops, so each rule is differentiable again (double backward).
+def _stats(xp, x, axes, eps):
+    mean = xp.mean(x, axis=axes, keepdims=True)
+    centred = x - mean
+    rstd = 1.0 / xp.sqrt(xp.mean(centred * centred, axis=axes, keepdims=True) + eps)
+    return centred * rstd
+
+
+def _xhat(x, axes, eps):
+    centred = x - x.mean(axes, keepdim=True)
+    return centred, (centred * centred).mean(axes, keepdim=True).add(eps) ** -0.5
+
+
+def _xhat_backward(g, xhat, rstd, axes):
+    """d xhat^T g: rstd * (g - mean(g) - xhat * mean(g * xhat)) over ``axes``."""
+    return rstd * (g - g.mean(axes, keepdim=True) - xhat * (g * xhat).mean(axes, keepdim=True))
+
+
+def _affine(xp, xhat, weight, bias, shape):
+    if weight is not None:
+        xhat = xhat * weight.reshape(shape)
+    if bias is not None:
+        xhat = xhat + bias.reshape(shape)
+    return xhat
+
+
+class NativeLayerNorm(Op):
+    """F.layer_norm: normalised over the trailing ``normalized_shape`` dims, then scaled and shifted."""
+
+    name, family = "layer_norm", REDUCTION
+    saves = ("x", "weight")
+
+    @staticmethod
+    def forward(xp, x, weight, bias, axes, eps):
+        return _affine(xp, _stats(xp, x, axes, eps), weight, bias, tuple(x.shape[a] for a in axes))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, weight = ctx.saved_tensors
+        centred, rstd = _xhat(x, ctx.axes, ctx.eps)
+        xhat = centred * rstd
+        need_x, need_w, need_b = ctx.needs_input_grad
+        g = grad if weight is None else grad * weight
+        return (_xhat_backward(g, xhat, rstd, ctx.axes) if need_x else None,
+                grad * xhat if need_w else None, grad if need_b else None)  # the engine sums over leading dims
+
+    @staticmethod
+    def jvp(ctx, x_t, weight_t, bias_t):
+        x, weight = ctx.saved_tensors
+        centred, rstd = _xhat(x, ctx.axes, ctx.eps)
+        xhat = centred * rstd
+        xhat_t = _xhat_backward(x_t, xhat, rstd, ctx.axes)  # the map is self-adjoint
+        out = xhat_t if weight is None else xhat_t * weight + xhat * weight_t
+        return out if bias_t is None else out + bias_t
+
+
+def _channel_shape(x):
+    return (1, x.shape[1]) + (1,) * (x.ndim - 2)
+
+
+def _other_dims(x):
+    return tuple(d for d in range(x.ndim) if d != 1)
+
+
+class NativeBatchNorm(Op):
+    """F.batch_norm: per channel (dim 1), batch statistics in training, the running ones (given as arrays) else."""
+
+    name, family = "batch_norm", REDUCTION
+    saves = ("x", "weight")
+
+    @staticmethod
+    def forward(xp, x, weight, bias, running_mean, running_var, training, eps):
+        shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+        if training:
+            xhat = _stats(xp, x, tuple(d for d in range(x.ndim) if d != 1), eps)
+        else:
+            rstd = 1.0 / xp.sqrt(running_var.reshape(shape) + eps)
+            xhat = (x - running_mean.reshape(shape)) * rstd.astype(x.dtype)
+        return _affine(xp, xhat.astype(x.dtype), weight, bias, shape)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, weight = ctx.saved_tensors
+        xhat, rstd, axes = _batch_xhat(ctx, x)
+        need_x, need_w, need_b = ctx.needs_input_grad
+        g = grad if weight is None else grad * weight.reshape(_channel_shape(x))
+        grad_x = None
+        if need_x:
+            grad_x = _xhat_backward(g, xhat, rstd, axes) if ctx.training else g * rstd
+        return (grad_x, (grad * xhat).sum(axes) if need_w else None, grad.sum(axes) if need_b else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, weight_t, bias_t):
+        x, weight = ctx.saved_tensors
+        xhat, rstd, axes = _batch_xhat(ctx, x)
+        shape = _channel_shape(x)
+        xhat_t = _xhat_backward(x_t, xhat, rstd, axes) if ctx.training else x_t * rstd
+        out = xhat_t if weight is None else xhat_t * weight.reshape(shape) + xhat * weight_t.reshape(shape)
+        return out if bias_t is None else out + bias_t.reshape(shape)
+
+
+def _batch_xhat(ctx, x):
+    axes = _other_dims(x)
+    if ctx.training:
+        centred, rstd = _xhat(x, axes, ctx.eps)
+        return centred * rstd, rstd, axes
+    shape = _channel_shape(x)
+    mean = _constant(ctx.running_mean.reshape(shape), x)
+    rstd = _constant((1.0 / np.sqrt(ctx.running_var.reshape(shape) + ctx.eps)), x)
+    return (x - mean) * rstd, rstd, axes
+
+
+def _constant(array, like):
+    from ndgrad._creation import tensor
+
+    return tensor(array, dtype=like.dtype, device=like.device)
+
+
+class NativeGroupNorm(Op):
+    """F.group_norm: channels split into ``num_groups`` groups, each normalised over its channels and the rest."""
+
+    name, family = "group_norm", REDUCTION
+    saves = ("x", "weight")
+
+    @staticmethod
+    def forward(xp, x, weight, bias, num_groups, eps):
+        groups = x.reshape(x.shape[0], num_groups, -1)
+        xhat = _stats(xp, groups, (2,), eps).reshape(x.shape)
+        return _affine(xp, xhat, weight, bias, (1, x.shape[1]) + (1,) * (x.ndim - 2))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, weight = ctx.saved_tensors
+        groups, xhat, rstd = _group_xhat(ctx, x)
+        need_x, need_w, need_b = ctx.needs_input_grad
+        axes = _other_dims(x)
+        g = grad if weight is None else grad * weight.reshape(_channel_shape(x))
+        grad_x = None
+        if need_x:
+            grad_x = _xhat_backward(g.reshape(groups.shape), xhat, rstd, (2,)).reshape(x.shape)
+        xhat = xhat.reshape(x.shape)
+        return (grad_x, (grad * xhat).sum(axes) if need_w else None, grad.sum(axes) if need_b else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, weight_t, bias_t):
+        x, weight = ctx.saved_tensors
+        groups, xhat, rstd = _group_xhat(ctx, x)
+        shape = _channel_shape(x)
+        xhat_t = _xhat_backward(x_t.reshape(groups.shape), xhat, rstd, (2,)).reshape(x.shape)
+        xhat = xhat.reshape(x.shape)
+        out = xhat_t if weight is None else xhat_t * weight.reshape(shape) + xhat * weight_t.reshape(shape)
+        return out if bias_t is None else out + bias_t.reshape(shape)
+
+
+def _group_xhat(ctx, x):
+    groups = x.reshape(x.shape[0], ctx.num_groups, -1)
+    centred, rstd = _xhat(groups, (2,), ctx.eps)
+    return groups, centred * rstd, rstd
+
+
+# ---- functions ------------------------------------------------------------------------------------------------
+def _check_affine(x, weight, bias):
+    for t in (weight, bias):
+        if t is not None and t.dtype != x.dtype:
+            raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of {x.dtype.title}")
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalise over the trailing dims ``normalized_shape`` (see torch.nn.functional.layer_norm)."""
+    if not isinstance(normalized_shape, (tuple, list)):
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+                        f"{type(normalized_shape).__name__}")
+    normalized_shape = tuple(normalized_shape)
+    k = len(normalized_shape)
+    if k == 0:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != normalized_shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(t.shape)} and normalized_shape = {list(normalized_shape)}")
+    if input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, normalized_shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    _check_affine(input, weight, bias)
+    axes = tuple(range(input.ndim - k, input.ndim))
+    return NativeLayerNorm.apply(input, weight, bias, axes=axes, eps=eps)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """Normalise each channel (dim 1) over the batch and the other dims (see torch.nn.functional.batch_norm).
+
+    In training the batch statistics are used, and the running ones (if given) move towards them in place."""
+    if input.ndim < 2:
+        rank = max(input.ndim, 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got 1)")
+    channels = input.shape[1]
+    if training:
+        count = math.prod(input.shape) // channels
+        if count == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
+                             f"torch.Size({list(input.shape)})")
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
+                    ("bias", bias)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+    _check_affine(input, weight, bias)
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean must be defined in evaluation mode")
+    if training and (running_mean is not None or running_var is not None):
+        _update_running(input, running_mean, running_var, momentum)
+    stats = {} if training else {"running_mean": running_mean._data.copy(), "running_var": running_var._data.copy()}
+    return NativeBatchNorm.apply(input, weight, bias, running_mean=stats.get("running_mean"),
+                                 running_var=stats.get("running_var"), training=training, eps=eps)
+
+
+def _update_running(input, running_mean, running_var, momentum):
+    """running = (1 - momentum) * running + momentum * batch statistic (the variance unbiased), in place."""
+    with no_grad():
+        data = input._data
+        axes = tuple(d for d in range(data.ndim) if d != 1)
+        n = data.size // data.shape[1]
+        unbiased = data.var(axis=axes) * n / (n - 1)
+        for running, statistic in ((running_mean, data.mean(axis=axes)), (running_var, unbiased)):
+            if running is not None:
+                running._write(((1 - momentum) * running._data + momentum * statistic).astype(running._data.dtype))
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """Normalise each of ``num_groups`` groups of channels (see torch.nn.functional.group_norm)."""
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+    channels = input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {list(input.shape)} and num_groups={num_groups}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
+                               f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    _check_affine(input, weight, bias)
+    return NativeGroupNorm.apply(input, weight, bias, num_groups=num_groups, eps=eps)
+
+
+def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
+                  momentum=0.1, eps=1e-5):
+    """batch_norm of each sample's channels on their own (see torch.nn.functional.instance_norm)."""
+    n, c = input.shape[0], input.shape[1]
+    folded = input.reshape(1, n * c, *input.shape[2:])
+    repeat = (lambda t: None if t is None else t.repeat(n))
+    mean, var = repeat(running_mean), repeat(running_var)
+    if mean is not None:
+        mean = mean.detach()
+    if var is not None:
+        var = var.detach()
+    out = batch_norm(folded, mean, var, repeat(weight), repeat(bias), use_input_stats, momentum, eps)
+    with no_grad():
+        if running_mean is not None and use_input_stats:
+            running_mean._write(mean._data.reshape(n, c).mean(axis=0).astype(running_mean._data.dtype))
+        if running_var is not None and use_input_stats:
+            running_var._write(var._data.reshape(n, c).mean(axis=0).astype(running_var._data.dtype))
+    return out.view(input.shape)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input divided by its p-norm along ``dim``, at least eps (see torch.nn.functional.normalize)."""
+    from ndgrad.ops.reduction import norm
+
+    denom = norm(input, p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
 
 
 class NormalizationMethods:

@@ -1,13 +1,714 @@
-"""Products and contractions: outer, inner, kron, tensordot, einsum, trace, addmm family, cdist."""
+"""Products and contractions: einsum, trace, the addmm family, cross, and the composites outer, inner, kron,
+tensordot, vecdot, multi_dot and matrix_power, built from mm/bmm/mul and shape ops as PyTorch builds them."""
 
-from ndgrad.ops._op import Op  # noqa: F401
+import math
 
-__all__ = []  # the names torch has at top level (torch.X)
+from ndgrad.ops._op import MATMUL, Op
+from ndgrad.ops.linalg import bmm, mm, mv
+from ndgrad.ops.shape import UnsafeView, permute, reshape, wrap_dim
+
+__all__ = [
+    "einsum", "outer", "ger", "inner", "kron", "tensordot", "trace", "addmm", "addmv", "addbmm", "baddbmm", "cross",
+    "matrix_power", "cdist",
+]
 FUNCTIONAL = []  # the names torch.nn.functional has (ndgrad.nn.functional re-exports them)
-LINALG = []  # the names torch.linalg has (ndgrad.linalg re-exports them)
+LINALG = ["vecdot", "multi_dot", "matrix_power"]  # the names torch.linalg has
+
+
+def _check(condition, message, error=RuntimeError):
+    if not condition:
+        raise error(message)
+
+
+# ---- einsum ---------------------------------------------------------------------------------------------------
+# NOTE: PyTorch records einsum as the permutes, views and bmm it runs; ndgrad records one EinsumBackward0 node per
+# pairwise contraction, whose vjp is einsum again (so it is differentiable to any order).
+class Einsum(Op):
+    """One contraction of two operands, given as explicit subscripts ``equation`` ('ij,jk->ik', no '...')."""
+
+    family = MATMUL
+    node_name = "EinsumBackward0"
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y, equation):
+        return xp.einsum(equation, x, y, optimize=True)  # optimize: BLAS (tensordot) where it can
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        inputs, out = ctx.equation.split("->")
+        sx, sy = inputs.split(",")
+        need_x, need_y = ctx.needs_input_grad
+        return (
+            _einsum_grad(grad, out, [(y, sy)], sx, x.shape) if need_x else None,
+            _einsum_grad(grad, out, [(x, sx)], sy, y.shape) if need_y else None,
+        )
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return Einsum.apply(x_t, y, equation=ctx.equation) + Einsum.apply(x, y_t, equation=ctx.equation)
+
+
+class EinsumUnary(Op):
+    """einsum of one operand: a permutation, diagonal and sum in one ('iij->j')."""
+
+    family = MATMUL
+    node_name = "EinsumBackward0"
+
+    @staticmethod
+    def forward(xp, x, equation):
+        return xp.einsum(equation, x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        sx, out = ctx.equation.split("->")
+        return (_einsum_grad(grad, out, [], sx, ctx.input_shapes[0]),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return EinsumUnary.apply(x_t, equation=ctx.equation)
+
+
+def _contract(operands, subscripts, out):
+    """einsum of explicit subscripts, contracted pairwise left to right, keeping the letters needed later."""
+    if len(operands) == 1:
+        (x,), (sx,) = operands, subscripts
+        if sx == out:
+            return x
+        return EinsumUnary.apply(x, equation=f"{sx}->{out}")
+    x, sx = operands[0], subscripts[0]
+    for i in range(1, len(operands)):
+        y, sy = operands[i], subscripts[i]
+        if i == len(operands) - 1:
+            keep = out
+        else:
+            later = set(out).union(*subscripts[i + 1:])
+            keep = "".join(dict.fromkeys(c for c in sx + sy if c in later))
+        x, sx = Einsum.apply(x, y, equation=f"{sx},{sy}->{keep}"), keep
+    return x
+
+
+def _einsum_grad(grad, out, others, sx, shape):
+    """The gradient of an einsum with respect to the operand with subscripts ``sx`` (letters may repeat)."""
+    from ndgrad._creation import eye
+
+    sizes = dict(zip(sx, shape))
+    unique = "".join(dict.fromkeys(sx))
+    present = "".join(c for c in unique if c in out or any(c in s for _, s in others))
+    g = _contract([grad] + [t for t, _ in others], [out] + [s for _, s in others], present)
+    if present != unique:  # letters summed out of this operand alone: their gradient is a broadcast
+        g = g.reshape(tuple(sizes[c] if c in present else 1 for c in unique)).expand(tuple(sizes[c] for c in unique))
+    if unique == sx:
+        return g
+    # A repeated letter reads a diagonal: put the gradient back on it, a product with the identity per repeat.
+    free = iter(c for c in _LETTERS if c not in sx)
+    renamed, identities, seen = [], [], set()
+    for c in sx:
+        if c in seen:
+            new = next(free)
+            identities.append((eye(sizes[c], dtype=grad.dtype, device=grad.device), c + new))
+            renamed.append(new)
+        else:
+            seen.add(c)
+            renamed.append(c)
+    return _contract([g] + [t for t, _ in identities], [unique] + [s for _, s in identities], "".join(renamed))
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _parse_einsum(equation, operands):
+    """Explicit subscripts for each operand and the output, with '...' replaced by letters of their own."""
+    equation = equation.replace(" ", "")
+    inputs, arrow, out = equation.partition("->")
+    terms = inputs.split(",")
+    _check(len(terms) <= len(operands), "einsum(): fewer operands were provided than specified in the equation")
+    _check(len(terms) >= len(operands), "einsum(): more operands were provided than specified in the equation")
+    for i, c in enumerate(equation):
+        if not (c in _LETTERS or c in ",->."):
+            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation string, subscripts "
+                               "must be in [a-zA-Z]")
+    spare = [c for c in _LETTERS if c not in equation]
+    ellipsis_dims = 0
+    for term, x in zip(terms, operands):
+        letters = len(term.replace("...", ""))
+        if "..." in term:
+            _check(x.ndim >= letters, f"einsum(): the number of subscripts in the equation ({letters}) is more than "
+                   f"the number of dimensions ({x.ndim}) for operand {terms.index(term)}")
+            ellipsis_dims = max(ellipsis_dims, x.ndim - letters)
+        else:
+            _check(x.ndim == letters, f"einsum(): the number of subscripts in the equation ({letters}) does not match "
+                   f"the number of dimensions ({x.ndim}) for operand {terms.index(term)} and no ellipsis was given")
+    ellipsis = "".join(spare[:ellipsis_dims])
+    subscripts = []
+    for term, x in zip(terms, operands):
+        n = x.ndim - len(term.replace("...", ""))
+        subscripts.append(term.replace("...", ellipsis[ellipsis_dims - n:]) if "..." in term else term)
+    if not arrow:
+        counts = {}
+        for c in inputs:
+            counts[c] = counts.get(c, 0) + 1
+        out = ellipsis + "".join(sorted(c for c, n in counts.items() if n == 1 and c in _LETTERS))
+    else:
+        for c in out.replace("...", ""):
+            _check(c in inputs, f"einsum(): output subscript {c} does not appear in the equation for any input "
+                   "operand")
+            _check(out.replace("...", "").count(c) == 1, f"einsum(): output subscript {c} appears more than once "
+                   "in the output")
+        out = out.replace("...", ellipsis)
+    return subscripts, out
+
+
+def _sublist_equation(arguments):
+    """einsum(x, [0, 1], y, [1, 2], [0, 2]): the sublist form as an equation and its operands."""
+    def subscripts(sublist):
+        letters = []
+        for item in sublist:
+            if item is Ellipsis:
+                letters.append("...")
+                continue
+            if not 0 <= item < 52:
+                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+            letters.append(_SUBLIST_LETTERS[item])
+        return "".join(letters)
+
+    operands, terms = arguments[0::2], arguments[1::2]
+    output = None
+    if len(terms) < len(operands):  # the last item is a sublist too: the output
+        operands, output = operands[:-1], operands[-1]
+    equation = ",".join(subscripts(t) for t in terms[:len(operands)])
+    if output is not None:
+        equation += "->" + subscripts(output)
+    return equation, operands
+
+
+_SUBLIST_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # PyTorch's order: 0 is 'A', 26 is 'a'
+
+
+def einsum(equation, *operands):
+    """Sum of products over the subscripts of ``equation`` (see torch.einsum); also the sublist form
+    einsum(x, [0, 1], y, [1, 2], [0, 2])."""
+    if not isinstance(equation, str):
+        equation, operands = _sublist_equation((equation, *operands))
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    subscripts, out = _parse_einsum(equation, operands)
+    sizes = {}
+    for i, (x, s) in enumerate(zip(operands, subscripts)):
+        for c, n in zip(s, x.shape):
+            seen = sizes.get(c, 1)
+            _check(n == 1 or seen == 1 or n == seen, f"einsum(): subscript {c} has size {n} for operand {i} which "
+                   f"does not broadcast with previously seen size {seen}")
+            sizes[c] = max(seen, n)
+    # Size-1 dims broadcast: expand them first, so each contraction sees equal sizes.
+    operands = [x if all(sizes[c] == n for c, n in zip(s, x.shape)) else x.expand(tuple(sizes[c] for c in s))
+                for x, s in zip(operands, subscripts)]
+    if len(operands) == 1:  # even 'ij->ij' makes a new tensor
+        return EinsumUnary.apply(operands[0], equation=f"{subscripts[0]}->{out}")
+    return _contract(operands, subscripts, out)
+
+
+# ---- trace, addmm family, cross -------------------------------------------------------------------------------
+class Trace(Op):
+    """torch.trace: the sum of the main diagonal of a matrix."""
+
+    name, family = "trace", MATMUL
+
+    @staticmethod
+    def forward(xp, x):
+        return xp.trace(x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        from ndgrad._creation import eye
+
+        return (grad * eye(*ctx.input_shapes[0], dtype=grad.dtype, device=grad.device),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Trace.apply(x_t)
+
+
+def _scaled(tensor, factor):
+    return tensor if factor == 1 else tensor * factor
+
+
+class Addmm(Op):
+    """torch.addmm: beta * input + alpha * (mat1 @ mat2)."""
+
+    name, family = "addmm", MATMUL
+    saves = ("mat1", "mat2")
+    saved_for = {"mat1": "mat2", "mat2": "mat1"}
+
+    @staticmethod
+    def forward(xp, input, mat1, mat2, beta, alpha):
+        product = xp.matmul(mat1, mat2)
+        product = product if alpha == 1 else alpha * product
+        # NOTE: beta == 0 ignores input altogether, so NaN and inf in it do not propagate (as in PyTorch).
+        return product + input * beta if beta != 0 else product + 0 * product
+
+    @staticmethod
+    def vjp(ctx, grad):
+        mat1, mat2 = ctx.saved_tensors
+        need_input, need_1, need_2 = ctx.needs_input_grad
+        return (
+            _scaled(grad, ctx.beta) if need_input else None,
+            _scaled(mm(grad, mat2.t()), ctx.alpha) if need_1 else None,
+            _scaled(mm(mat1.t(), grad), ctx.alpha) if need_2 else None,
+        )
+
+    @staticmethod
+    def jvp(ctx, input_t, mat1_t, mat2_t):
+        mat1, mat2 = ctx.saved_tensors
+        return _scaled(input_t, ctx.beta) + _scaled(mm(mat1_t, mat2) + mm(mat1, mat2_t), ctx.alpha)
+
+
+class Addmv(Op):
+    """torch.addmv: beta * input + alpha * (mat @ vec)."""
+
+    name, family = "addmv", MATMUL
+    saves = ("mat", "vec")
+    saved_for = {"mat": "vec", "vec": "mat"}
+
+    @staticmethod
+    def forward(xp, input, mat, vec, beta, alpha):
+        product = xp.matmul(mat, vec)
+        product = product if alpha == 1 else alpha * product
+        return product + input * beta if beta != 0 else product + 0 * product
+
+    @staticmethod
+    def vjp(ctx, grad):
+        mat, vec = ctx.saved_tensors
+        need_input, need_mat, need_vec = ctx.needs_input_grad
+        return (
+            _scaled(grad, ctx.beta) if need_input else None,
+            _scaled(mm(grad.unsqueeze(1), vec.unsqueeze(0)), ctx.alpha) if need_mat else None,
+            _scaled(mv(mat.t(), grad), ctx.alpha) if need_vec else None,
+        )
+
+    @staticmethod
+    def jvp(ctx, input_t, mat_t, vec_t):
+        mat, vec = ctx.saved_tensors
+        return _scaled(input_t, ctx.beta) + _scaled(mv(mat_t, vec) + mv(mat, vec_t), ctx.alpha)
+
+
+class Baddbmm(Op):
+    """torch.baddbmm: beta * input + alpha * (batch1 @ batch2), batch by batch."""
+
+    name, family = "baddbmm", MATMUL
+    saves = ("batch1", "batch2")
+    saved_for = {"batch1": "batch2", "batch2": "batch1"}
+
+    @staticmethod
+    def forward(xp, input, batch1, batch2, beta, alpha):
+        product = xp.matmul(batch1, batch2)
+        product = product if alpha == 1 else alpha * product
+        return product + input * beta if beta != 0 else product + 0 * product
+
+    @staticmethod
+    def vjp(ctx, grad):
+        batch1, batch2 = ctx.saved_tensors
+        need_input, need_1, need_2 = ctx.needs_input_grad
+        return (
+            _scaled(grad, ctx.beta) if need_input else None,
+            _scaled(bmm(grad, batch2.transpose(1, 2)), ctx.alpha) if need_1 else None,
+            _scaled(bmm(batch1.transpose(1, 2), grad), ctx.alpha) if need_2 else None,
+        )
+
+    @staticmethod
+    def jvp(ctx, input_t, batch1_t, batch2_t):
+        batch1, batch2 = ctx.saved_tensors
+        return _scaled(input_t, ctx.beta) + _scaled(bmm(batch1_t, batch2) + bmm(batch1, batch2_t), ctx.alpha)
+
+
+class Addbmm(Op):
+    """torch.addbmm: beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
+
+    name, family = "addbmm", MATMUL
+    saves = ("batch1", "batch2")
+    saved_for = {"batch1": "batch2", "batch2": "batch1"}
+
+    @staticmethod
+    def forward(xp, input, batch1, batch2, beta, alpha):
+        product = xp.matmul(batch1, batch2).sum(axis=0)
+        product = product if alpha == 1 else alpha * product
+        return product + input * beta if beta != 0 else product + 0 * product
+
+    @staticmethod
+    def vjp(ctx, grad):
+        batch1, batch2 = ctx.saved_tensors
+        need_input, need_1, need_2 = ctx.needs_input_grad
+        grads = grad.unsqueeze(0).expand((batch1.shape[0],) + tuple(grad.shape))
+        return (
+            _scaled(grad, ctx.beta) if need_input else None,
+            _scaled(bmm(grads, batch2.transpose(1, 2)), ctx.alpha) if need_1 else None,
+            _scaled(bmm(batch1.transpose(1, 2), grads), ctx.alpha) if need_2 else None,
+        )
+
+    @staticmethod
+    def jvp(ctx, input_t, batch1_t, batch2_t):
+        batch1, batch2 = ctx.saved_tensors
+        product = (bmm(batch1_t, batch2) + bmm(batch1, batch2_t)).sum(0)
+        return _scaled(input_t, ctx.beta) + _scaled(product, ctx.alpha)
+
+
+class LinalgCross(Op):
+    """torch.linalg.cross: the cross product of 3-vectors along ``dim``, broadcasting the other dims."""
+
+    name, family = "cross", MATMUL
+    saves = ("x", "y")
+    saved_for = {"x": "y", "y": "x"}
+
+    @staticmethod
+    def forward(xp, x, y, dim):
+        return xp.cross(x, y, axis=dim)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        return (
+            LinalgCross.apply(y, grad, dim=ctx.dim) if need_x else None,
+            LinalgCross.apply(grad, x, dim=ctx.dim) if need_y else None,
+        )
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return LinalgCross.apply(x_t, y, dim=ctx.dim) + LinalgCross.apply(x, y_t, dim=ctx.dim)
+
+
+# NOTE: no ``name``: torch defines no second derivative of cdist, so the op table's higher-order tests have no
+# oracle; tests/ops/test_errors_products.py checks it against torch (first order) and finite differences.
+class Cdist(Op):
+    """torch.cdist: the p-norm distance between each row of x1 and each row of x2, batched."""
+
+    family = MATMUL
+    saves = ("x1", "x2", "result")
+
+    @staticmethod
+    def forward(xp, x1, x2, p):
+        diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
+        if p == 0:
+            return (diff != 0).sum(-1).astype(diff.dtype)
+        if p == math.inf:
+            return diff.max(-1) if diff.shape[-1] else diff.sum(-1)
+        if p == 1:
+            return diff.sum(-1)
+        if p == 2:
+            return xp.sqrt((diff * diff).sum(-1))
+        return (diff**p).sum(-1) ** (1 / p)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x1, x2, result = ctx.saved_tensors
+        weights = _cdist_weights(x1, x2, result, ctx.p)
+        weighted = grad.unsqueeze(-1) * weights
+        need_1, need_2 = ctx.needs_input_grad
+        return (weighted.sum(-2) if need_1 else None), (-weighted.sum(-3) if need_2 else None)
+
+    @staticmethod
+    def jvp(ctx, x1_t, x2_t):
+        x1, x2, result = ctx.saved_tensors
+        return (_cdist_weights(x1, x2, result, ctx.p) * (x1_t.unsqueeze(-2) - x2_t.unsqueeze(-3))).sum(-1)
+
+
+def _cdist_weights(x1, x2, result, p):
+    """d result[i, j] / d x1[i, k] for each k, as PyTorch's _cdist_backward (0 where the distance is 0)."""
+    from ndgrad.ops.comparison import where
+
+    diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    dist = result.unsqueeze(-1)
+    if p == 0:
+        return diff * 0
+    if p == 1:
+        return diff.sign()
+    if p == math.inf:
+        return where(diff.abs() == dist, diff.sign(), 0.0)
+    safe = where(dist == 0, 1.0, dist)
+    if p == 2:
+        return where(dist == 0, 0.0, diff / safe)
+    return where(dist == 0, 0.0, diff.sign() * diff.abs() ** (p - 1) / safe ** (p - 1))
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """Pairwise p-norm distances between the rows of x1 and those of x2 (see torch.cdist).
+
+    NOTE: every compute_mode computes the distances directly (PyTorch's mm form records EuclideanDistBackward0)."""
+    if compute_mode not in ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                            "donot_use_mm_for_euclid_dist"):
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    _check(x1.ndim >= 2, f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
+    _check(x2.ndim >= 2, f"cdist only supports at least 2D tensors, X2 got: {x2.ndim}D")
+    _check(x1.dtype.is_floating_point, f"cdist only supports floating-point dtypes, X1 got: {x1.dtype.title}")
+    _check(x2.dtype.is_floating_point, f"cdist only supports floating-point dtypes, X2 got: {x2.dtype.title}")
+    _check(x1.shape[-1] == x2.shape[-1], f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} "
+           f"X2: {x2.shape[-1]}")
+    _check(p >= 0, "cdist only supports non-negative p values")
+    return Cdist.apply(x1, x2, p=float(p))
+
+
+def _same_dtype(a, b):
+    _check(a.dtype is b.dtype, f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}")
+
+
+def _check_add_input(input, shape, name):
+    """input must expand to ``shape``: PyTorch's expand message names the first misfit dim from the right."""
+    sizes = tuple(input.shape)
+    for i in range(1, min(len(sizes), len(shape)) + 1):
+        if sizes[-i] not in (1, shape[-i]):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[-i]}) must match the existing size ({sizes[-i]}) at "
+                f"non-singleton dimension {len(shape) - i}.  Target sizes: {list(shape)}.  Tensor sizes: "
+                f"{list(sizes)}"
+            )
+
+
+def trace(input):
+    """Sum of the main diagonal of a matrix (see torch.trace)."""
+    _check(input.ndim == 2, "trace: expected a matrix, but got tensor with dim " + str(input.ndim))
+    return Trace.apply(input)
+
+
+def _check_addmm(input, mat1, mat2):
+    _check(mat1.ndim == 2, "mat1 must be a matrix, got " + f"{mat1.ndim}-D tensor")
+    _check(mat2.ndim == 2, "mat2 must be a matrix, got " + f"{mat2.ndim}-D tensor")
+    _check(mat1.shape[1] == mat2.shape[0], f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
+           f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
+    _same_dtype(mat1, mat2)
+    _check_add_input(input, (mat1.shape[0], mat2.shape[1]), "addmm")
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat1 @ mat2) (see torch.addmm)."""
+    _check_addmm(input, mat1, mat2)
+    return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def _check_addmv(input, mat, vec):
+    _check(mat.ndim == 2 and vec.ndim == 1 and input.ndim <= 1,
+           f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}")
+    _check(mat.shape[1] == vec.shape[0] and (input.ndim == 0 or input.shape[0] in (1, mat.shape[0])),
+           f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat ({mat.shape[0]}x{mat.shape[1]}), "
+           f"vec ({vec.shape[0]})")
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat @ vec) (see torch.addmv)."""
+    _check_addmv(input, mat, vec)
+    return Addmv.apply(input, mat, vec, beta=beta, alpha=alpha)
+
+
+def _check_batches(batch1, batch2):
+    _check(batch1.ndim == 3, "batch1 must be a 3D tensor")
+    _check(batch2.ndim == 3, "batch2 must be a 3D tensor")
+    _check(batch1.shape[0] == batch2.shape[0] and batch1.shape[2] == batch2.shape[1],
+           f"Expected size for first two dimensions of batch2 tensor to be: [{batch1.shape[0]}, {batch1.shape[2]}] "
+           f"but got: [{batch2.shape[0]}, {batch2.shape[1]}].")
+
+
+def _check_baddbmm(input, batch1, batch2):
+    _check_batches(batch1, batch2)
+    _check_add_input(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "baddbmm")
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * (batch1 @ batch2) (see torch.baddbmm)."""
+    _check_baddbmm(input, batch1, batch2)
+    return Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def _check_addbmm(input, batch1, batch2):
+    _check(batch1.ndim == 3, "batch1 must be a 3D tensor")
+    _check(batch2.ndim == 3, "batch2 must be a 3D tensor")
+    _check(batch1.shape[0] == batch2.shape[0], f"batch1 and batch2 must have same number of batches, got "
+           f"{batch1.shape[0]} and {batch2.shape[0]}")
+    _check(batch1.shape[2] == batch2.shape[1], f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x"
+           f"{batch1.shape[2]} and {batch2.shape[1]}x{batch2.shape[2]})")
+    _check_add_input(input, (batch1.shape[1], batch2.shape[2]), "addbmm")
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * sum of batch1[i] @ batch2[i] (see torch.addbmm)."""
+    _check_addbmm(input, batch1, batch2)
+    return Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
+
+
+def _cross(input, other, dim, name):
+    import numpy as np
+
+    _check(input.ndim == other.ndim, f"{name}: inputs must have the same number of dimensions.")
+    try:
+        shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
+    except ValueError:
+        raise RuntimeError(f"{name}: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and "
+                           f"{other.shape[dim]}") from None
+    dim = wrap_dim(dim, len(shape))
+    _check(input.shape[dim] == 3 and other.shape[dim] == 3,
+           f"{name}: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and {other.shape[dim]}")
+    return LinalgCross.apply(input, other, dim=dim)
+
+
+def cross(input, other, dim=None):
+    """Cross product of 3-vectors along ``dim`` (default: the first dim of size 3) (see torch.cross)."""
+    if dim is None:
+        dim = next((d for d, n in enumerate(input.shape) if n == 3), -1)
+    return _cross(input, other, dim, "linalg.cross")
+
+
+def linalg_cross(input, other, *, dim=-1):
+    """Cross product of 3-vectors along ``dim`` (see torch.linalg.cross)."""
+    return _cross(input, other, dim, "linalg.cross")
+
+
+# ---- composites -----------------------------------------------------------------------------------------------
+def outer(input, vec2):
+    """Outer product of two vectors (see torch.outer)."""
+    _check(input.ndim == 1 and vec2.ndim == 1, "outer: Expected 1-D argument self, but got "
+           f"{input.ndim}-D" if input.ndim != 1 else f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+    return reshape(input, (-1, 1)) * vec2
+
+
+def ger(input, vec2):
+    """Alias of outer (see torch.ger)."""
+    return outer(input, vec2)
+
+
+def tensordot(a, b, dims=2):
+    """Contract the last ``dims`` dims of a with the first of b, or the dims of a (list) with those of b (see
+    torch.tensordot)."""
+    if isinstance(dims, int):
+        _check(dims >= 0, f"tensordot expects dims >= 0, but got dims={dims}")
+        _check(dims <= a.ndim and dims <= b.ndim, f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        given_a, given_b = list(range(-dims, 0)), list(range(dims))
+    else:
+        given_a, given_b = ([d] if isinstance(d, int) else list(d) for d in dims)
+        _check(len(given_a) == len(given_b), "both dimension lists should have same length")
+    dims_a, dims_b = [wrap_dim(d, a.ndim) for d in given_a], [wrap_dim(d, b.ndim) for d in given_b]
+    for da, db, ga, gb in zip(dims_a, dims_b, given_a, given_b):
+        _check(a.shape[da] == b.shape[db], f"contracted dimensions need to match, but first has size "
+               f"{a.shape[da]} in dim {ga} and second has size {b.shape[db]} in dim {gb}")
+    free_a = [d for d in range(a.ndim) if d not in dims_a]
+    free_b = [d for d in range(b.ndim) if d not in dims_b]
+    size = math.prod(a.shape[d] for d in dims_a)
+    left = reshape(permute(a, free_a + dims_a), (-1, size))
+    right = reshape(permute(b, dims_b + free_b), (size, -1))
+    out_shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
+    return reshape(mm(left, right), out_shape)
+
+
+def inner(input, other):
+    """Sum of products over the last dims of input and other (see torch.inner)."""
+    if input.ndim == 0 or other.ndim == 0:
+        return input * other
+    _check(input.shape[-1] == other.shape[-1], f"inner() the last dimension must match on both input tensors but "
+           f"got shapes {list(input.shape)} and {list(other.shape)}")
+    return tensordot(input, other, ([-1], [-1]))
+
+
+def kron(input, other):
+    """Kronecker product (see torch.kron)."""
+    ndim = max(input.ndim, other.ndim)
+    a = reshape(input, (1,) * (ndim - input.ndim) + tuple(input.shape))
+    b = reshape(other, (1,) * (ndim - other.ndim) + tuple(other.shape))
+    # a[..., i, None, ...] * b[None, ..., j]: interleave the dims so each pair folds into one.
+    a_shape = tuple(x for n in a.shape for x in (n, 1))
+    b_shape = tuple(x for n in b.shape for x in (1, n))
+    product = UnsafeView.apply(a, shape=a_shape) * UnsafeView.apply(b, shape=b_shape)
+    return UnsafeView.apply(product, shape=tuple(m * n for m, n in zip(a.shape, b.shape)))
+
+
+def vecdot(x, y, *, dim=-1):
+    """Sum of x * y over ``dim`` (see torch.linalg.vecdot)."""
+    return (x * y).sum(dim)
+
+
+def multi_dot(tensors):
+    """The product of a chain of matrices (the first and last may be vectors) (see torch.linalg.multi_dot)."""
+    n = len(tensors)
+    _check(n >= 2, f"multi_dot(): expected at least 2 tensors but got {n}")
+    first, last = tensors[0], tensors[-1]
+    _check(first.ndim in (1, 2), f"multi_dot(): the first tensor must be 1D or 2D but got {first.ndim}D")
+    _check(last.ndim in (1, 2), f"multi_dot(): the last tensor must be 1D or 2D but got {last.ndim}D")
+    for i, t in enumerate(tensors[1:-1], 1):
+        _check(t.ndim == 2, f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+    matrices = [first.unsqueeze(0) if first.ndim == 1 else first, *tensors[1:-1],
+                last.unsqueeze(1) if last.ndim == 1 else last]
+    result = matrices[-1]
+    for matrix in reversed(matrices[:-1]):
+        result = mm(matrix, result)
+    shape = tuple(result.shape[i] for i, t in ((0, first), (1, last)) if t.ndim == 2)
+    return reshape(result, shape)
+
+
+def matrix_power(input, n):
+    """The matrix ``input`` to the integer power n >= 0 (see torch.matrix_power)."""
+    _check(input.ndim >= 2 and input.shape[-1] == input.shape[-2], "linalg.matrix_power: A must be batches of "
+           f"square matrices, but they are {input.shape[-2] if input.ndim >= 2 else 1} by "
+           f"{input.shape[-1] if input.ndim else 1} matrices")
+    if n < 0:
+        from ndgrad.ops.decompositions import inv
+
+        input, n = inv(input), -n
+        if n == 1:
+            return input
+    if n == 0:
+        from ndgrad._creation import eye
+
+        # As PyTorch: a clone overwritten with the identity (CopyBackwards: no gradient reaches input).
+        return input.clone().copy_(eye(input.shape[-1], dtype=input.dtype, device=input.device))
+    if n == 1:
+        return input.clone()
+    from ndgrad.ops.linalg import matmul
+
+    result, power = None, input
+    while n:  # square-and-multiply, as PyTorch
+        if n % 2:
+            result = power if result is None else matmul(result, power)
+        n //= 2
+        if n:
+            power = matmul(power, power)
+    return result
 
 
 class ProductsMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
+
+    def outer(self, vec2):
+        return outer(self, vec2)
+    def ger(self, vec2):
+        return outer(self, vec2)
+    def inner(self, other):
+        return inner(self, other)
+    def kron(self, other):
+        return kron(self, other)
+    def trace(self):
+        return trace(self)
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        return addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+    def addmv(self, mat, vec, *, beta=1, alpha=1):
+        return addmv(self, mat, vec, beta=beta, alpha=alpha)
+    def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+    def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+    def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+        _check_addmm(self, mat1, mat2)
+        return Addmm.apply_(self, mat1, mat2, beta=beta, alpha=alpha)
+    def addmv_(self, mat, vec, *, beta=1, alpha=1):
+        _check_addmv(self, mat, vec)
+        return Addmv.apply_(self, mat, vec, beta=beta, alpha=alpha)
+    def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        _check_addbmm(self, batch1, batch2)
+        return Addbmm.apply_(self, batch1, batch2, beta=beta, alpha=alpha)
+    def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        _check_baddbmm(self, batch1, batch2)
+        return Baddbmm.apply_(self, batch1, batch2, beta=beta, alpha=alpha)
+    def cross(self, other, dim=None):
+        return cross(self, other, dim)
+    def matrix_power(self, n):
+        return matrix_power(self, n)

@@ -1,0 +1,48 @@
+"""Convolutions (ops.convolutions) against torch where the op table cannot reach: bad arguments (the exception type
+and message), and the unbatched forms, whose outermost node is a squeeze."""
+
+import numpy as np
+import pytest
+import torch
+
+import ndgrad
+
+from .errors import assert_raises_like_torch
+
+F = "lib.nn.functional"
+ERRORS = [
+    f"{F}.conv2d(lib.zeros(1, 1, 1, 1, 1), lib.zeros(1, 1, 1, 1))",
+    f"{F}.conv1d(lib.zeros(1, 2, 5, 5, 5), lib.zeros(3, 2, 3))",
+    f"{F}.conv2d(lib.zeros(1, 4, 5, 5), lib.zeros(3, 2, 2, 2))",
+    f"{F}.conv2d(lib.zeros(1, 2, 2, 2), lib.zeros(3, 2, 3, 3))",
+    f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3), stride=2, padding='same')",
+    f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3), padding='foo')",
+    f"{F}.conv2d(lib.zeros(1, 4, 5, 5), lib.zeros(3, 2, 3, 3), groups=2)",
+    f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3), lib.zeros(4))",
+    f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3), stride=0)",
+    f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3), padding=-1)",
+    f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3, dtype=lib.float64))",
+    f"{F}.conv_transpose2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3))",
+    f"{F}.fold(lib.zeros(1, 8, 15), (5, 5), 2)",
+]
+
+
+@pytest.mark.parametrize("call", ERRORS)
+def test_errors_match_torch(call):
+    assert_raises_like_torch(call)
+
+
+@pytest.mark.parametrize("name, x, w", [("conv2d", (2, 5, 5), (3, 2, 2, 3)), ("conv1d", (2, 6), (3, 2, 3)),
+                                        ("conv_transpose1d", (2, 4), (2, 3, 2))])
+def test_unbatched_input(name, x, w):
+    rng = np.random.default_rng(0)
+    x, w = rng.standard_normal(x), rng.standard_normal(w)
+    results = []
+    for lib in (torch, ndgrad):
+        xt, wt = lib.tensor(x, requires_grad=True), lib.tensor(w, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(xt, wt)
+        (gx,) = lib.autograd.grad((y * y).sum(), (xt,))
+        results.append((type(y.grad_fn).__name__, y.detach().numpy(), gx.numpy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_allclose(results[1][1], results[0][1], atol=1e-12)
+    np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-12)
