@@ -5,7 +5,6 @@ import numpy as np
 
 from ndgrad.ops import normalization
 
-from .. import exceptions
 from ..samples import Call, Case, S, T, draw
 
 
@@ -72,8 +71,3 @@ BUILDERS = {
     normalization.NativeBatchNorm: batch_norm_cases,
     normalization.NativeGroupNorm: group_norm_cases,
 }
-
-# NOTE: torch's third derivatives of layer_norm and training batch_norm disagree with finite differences; ours agree
-# (checked by differencing torch's own second derivative). Registered here until tests/ops/exceptions.py lists them.
-for _op in (normalization.NativeLayerNorm, normalization.NativeBatchNorm):
-    exceptions.NO_ORACLE.setdefault((_op, "test_third_derivatives"), "torch's third derivative is wrong here")
