@@ -5,14 +5,24 @@ import numpy as np
 __all__ = ["dtype", "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast"]
 
 
+_CPP_NAMES = {
+    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+    "int64": "long int", "float16": "c10::Half", "float32": "float", "float64": "double",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}
+
+
 class dtype:
     """A tensor element type; prints as ``ndgrad.float32`` the way torch prints ``torch.float32``."""
 
-    __slots__ = ("name", "title", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize", "_category")
+    __slots__ = (
+        "name", "title", "cpp_name", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize", "_category",
+    )
 
     def __init__(self, name, title, numpy_dtype, category):
         self.name = name
         self.title = title  # PyTorch's C++ name, used in messages and legacy type names: Float, Long, ...
+        self.cpp_name = _CPP_NAMES[name]  # the C++ type some of PyTorch's messages print: float, long int, ...
         self.numpy = np.dtype(numpy_dtype)
         self._category = category  # 0 bool, 1 integer, 2 floating, 3 complex: promotion goes upward
         self.is_floating_point = category == 2

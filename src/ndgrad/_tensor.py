@@ -52,11 +52,6 @@ _NON_LEAF_GRAD_WARNING = (
 
 
 # The C++ element type names PyTorch's grad-assignment message uses.
-_CPP_TYPE_NAMES = {
-    "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
-    "int64": "long int", "float16": "c10::Half", "float32": "float", "float64": "double",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
-}
 
 
 def _requires_grad_leaf_error(requires_grad):
@@ -164,7 +159,7 @@ class Tensor(
                 )
             if value.dtype is not self.dtype:
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{_CPP_TYPE_NAMES[value.dtype.name]}' to a tensor "
+                    f"attempting to assign a gradient with dtype '{value.dtype.cpp_name}' to a tensor "
                     f"with grad_dtype '{self.dtype.title}'. The gradient must match the tensor's grad_dtype (defaults "
                     "to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific dtype, or "
                     "None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a tensor and its "

@@ -292,3 +292,9 @@ def test_torch_is_the_oracle_here(run):
 def test_a_number_where_a_tensor_is_needed(same, function):
     outcome = same(f"torch.{function}(2.0)")
     assert outcome.error[0] == "TypeError"
+
+
+@pytest.mark.parametrize("call", ["torch.mm", "torch.matmul", "torch.nn.functional.linear"])
+def test_mixed_dtype_matrix_product(same, call):
+    outcome = same(f"{call}(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64))")
+    assert outcome.error[0] == "RuntimeError"

@@ -61,9 +61,7 @@ def check_castable(self, *others, cpp_name=False):
     """
     dtype = result_type((self, *others))
     if dtype._category > self.dtype._category:
-        from ndgrad._tensor import _CPP_TYPE_NAMES
-
-        target = _CPP_TYPE_NAMES[self.dtype.name] if cpp_name else self.dtype.title
+        target = self.dtype.cpp_name if cpp_name else self.dtype.title
         raise RuntimeError(f"result type {dtype.title} can't be cast to the desired output type {target}")
 
 

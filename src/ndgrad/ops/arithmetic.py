@@ -662,14 +662,13 @@ def _lerp_checked(input, end, weight):
             "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
             "Tensor input, Tensor end, Number weight, *, Tensor out = None",
         ))
-    from ndgrad._tensor import _CPP_TYPE_NAMES
 
     for label, operand in (("end", end), ("weight", weight)):
         # NOTE: PyTorch lets a 0-d weight tensor promote like a number: lerp(int, int, 0-d float) is float.
         if is_tensor(operand) and operand.dtype is not input.dtype and (label == "end" or operand.ndim):
             raise RuntimeError(
-                f"expected dtype {_CPP_TYPE_NAMES[input.dtype.name]} for `{label}` but got dtype "
-                f"{_CPP_TYPE_NAMES[operand.dtype.name]}"
+                f"expected dtype {input.dtype.cpp_name} for `{label}` but got dtype "
+                f"{operand.dtype.cpp_name}"
             )
     if is_tensor(weight):
         require_kind(result_type((input, end, weight)), "lerp_kernel_tensor", "fc")

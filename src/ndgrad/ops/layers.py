@@ -126,8 +126,8 @@ def linear(input, weight, bias=None):
                            f"{weight.ndim}D")
     if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
         other = weight.dtype if input.dtype != weight.dtype else bias.dtype
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(input.dtype)} != "
-                           f"{_c_name(other)}")
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {input.dtype.cpp_name} != "
+                           f"{other.cpp_name}")
     if weight.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {weight.ndim}D")
     if input.shape[-1] != weight.shape[-1]:
@@ -144,14 +144,6 @@ def linear(input, weight, bias=None):
         return Addmm.apply(bias, input, weight.t())
     flat = Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
     return flat.view(*input.shape[:-1], weight.shape[0])
-
-
-def _c_name(dtype):
-    """The C++ type name PyTorch's matmul errors print (float, double)."""
-    names = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-             "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-             "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-    return names.get(dtype.name, dtype.name)
 
 
 def _check_expands(bias, target):

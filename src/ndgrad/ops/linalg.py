@@ -149,7 +149,7 @@ def bmm(input, mat2):
 
 def _check_same_dtype(name, a, b):
     _check(a.dtype is b.dtype,
-           f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}"
+           f"expected m1 and m2 to have the same dtype, but got: {a.dtype.cpp_name} != {b.dtype.cpp_name}"
            if name != "dot" else
            f"dot : expected both vectors to have same dtype, but found {a.dtype.title} and {b.dtype.title}")
 
