@@ -6,9 +6,10 @@ import numpy as np
 
 from ndgrad._dtype import int64
 from ndgrad.autograd.grad_mode import no_grad
+from ndgrad.ops import products
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.gather_scatter import IndexAdd
-from ndgrad.ops.linalg import matmul, mm
+from ndgrad.ops.linalg import matmul
 from ndgrad.ops.reduction import LinalgVectorNorm, norm
 
 # torch.embedding and torch.dropout take other arguments than F.embedding and F.dropout: not at top level
@@ -16,27 +17,10 @@ __all__ = ["cosine_similarity", "pairwise_distance", "bilinear"]
 FUNCTIONAL = ["linear", "embedding", "one_hot", "dropout", "cosine_similarity", "pairwise_distance", "bilinear"]
 
 
-class Addmm(Op):
-    """bias + x @ y for a 2-d input of F.linear with a bias (y is weight.t()), as PyTorch records it."""
+class Addmm(products.Addmm):
+    """products.Addmm as F.linear records it for a 2-d input with a bias: bias + x @ weight.t()."""
 
-    name, family = "linear", MATMUL
-    saves = ("x", "y")
-    saved_for = {"x": "y", "y": "x"}
-
-    @staticmethod
-    def forward(xp, bias, x, y):
-        return bias + xp.matmul(x, y)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        x, y = ctx.saved_tensors
-        _, need_x, need_y = ctx.needs_input_grad
-        return grad, (mm(grad, y.t()) if need_x else None), (mm(x.t(), grad) if need_y else None)
-
-    @staticmethod
-    def jvp(ctx, bias_t, x_t, y_t):
-        x, y = ctx.saved_tensors
-        return bias_t + mm(x_t, y) + mm(x, y_t)
+    name = "linear"
 
 
 class Trilinear(Op):
@@ -141,8 +125,8 @@ def linear(input, weight, bias=None):
         return out if bias is None else out + bias
     _check_expands(bias, (math.prod(input.shape[:-1]), weight.shape[0]))
     if input.ndim == 2:
-        return Addmm.apply(bias, input, weight.t())
-    flat = Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        return Addmm.apply(bias, input, weight.t(), beta=1, alpha=1)
+    flat = Addmm.apply(bias, input.reshape(-1, input.shape[-1]), weight.t(), beta=1, alpha=1)
     return flat.view(*input.shape[:-1], weight.shape[0])
 
 

@@ -235,6 +235,12 @@ def _scaled(tensor, factor):
     return tensor if factor == 1 else tensor * factor
 
 
+def _beta_input_plus_alpha_product(input, product, beta, alpha):
+    """beta * input + alpha * product on raw arrays; with beta = 0 the input is ignored (its NaN does not spread)."""
+    product = product if alpha == 1 else alpha * product
+    return product + input * beta if beta != 0 else product + 0 * product
+
+
 class Addmm(Op):
     """torch.addmm: beta * input + alpha * (mat1 @ mat2)."""
 
@@ -244,10 +250,7 @@ class Addmm(Op):
 
     @staticmethod
     def forward(xp, input, mat1, mat2, beta, alpha):
-        product = xp.matmul(mat1, mat2)
-        product = product if alpha == 1 else alpha * product
-        # NOTE: beta == 0 ignores input altogether, so NaN and inf in it do not propagate (as in PyTorch).
-        return product + input * beta if beta != 0 else product + 0 * product
+        return _beta_input_plus_alpha_product(input, xp.matmul(mat1, mat2), beta, alpha)
 
     @staticmethod
     def vjp(ctx, grad):
@@ -274,9 +277,7 @@ class Addmv(Op):
 
     @staticmethod
     def forward(xp, input, mat, vec, beta, alpha):
-        product = xp.matmul(mat, vec)
-        product = product if alpha == 1 else alpha * product
-        return product + input * beta if beta != 0 else product + 0 * product
+        return _beta_input_plus_alpha_product(input, xp.matmul(mat, vec), beta, alpha)
 
     @staticmethod
     def vjp(ctx, grad):
@@ -303,9 +304,7 @@ class Baddbmm(Op):
 
     @staticmethod
     def forward(xp, input, batch1, batch2, beta, alpha):
-        product = xp.matmul(batch1, batch2)
-        product = product if alpha == 1 else alpha * product
-        return product + input * beta if beta != 0 else product + 0 * product
+        return _beta_input_plus_alpha_product(input, xp.matmul(batch1, batch2), beta, alpha)
 
     @staticmethod
     def vjp(ctx, grad):
@@ -332,9 +331,7 @@ class Addbmm(Op):
 
     @staticmethod
     def forward(xp, input, batch1, batch2, beta, alpha):
-        product = xp.matmul(batch1, batch2).sum(axis=0)
-        product = product if alpha == 1 else alpha * product
-        return product + input * beta if beta != 0 else product + 0 * product
+        return _beta_input_plus_alpha_product(input, xp.matmul(batch1, batch2).sum(axis=0), beta, alpha)
 
     @staticmethod
     def vjp(ctx, grad):
