@@ -162,6 +162,19 @@ CASES = {
     "complex_wraps": lambda: torch.randn(20, dtype=torch.complex64, generator=seeded()),
     "complex_summarised": lambda: torch.arange(2000.0) * (1 + 1j),
     "complex128": lambda: T([1.5 - 2j], dtype=torch.complex128),
+    "complex_requires_grad": lambda: T([1 + 2j, 3 - 1j], requires_grad=True),
+    "complex_grad_fn": lambda: T([1 + 2j, 3 - 1j], requires_grad=True) * (2 - 0.5j),
+    "complex_0d_grad_fn": lambda: T(1 + 1j, requires_grad=True).abs(),
+    "complex_small_sci": lambda: T([1e-5 + 2j, 3 - 1j]),
+    "complex_large_sci": lambda: T([1e10 + 2j, 3 - 1j]),
+    "complex_parts_apart": lambda: T([0.1 + 2000j, 3 - 1j]),
+    "complex_int_valued": lambda: T([1 + 2j, -3j, 4 + 0j]),
+    "complex_nan_inf": lambda: T([complex(nan, 1), complex(inf, -1), complex(0.5, -inf)]),
+    "complex_tiny_imaginary": lambda: T([1 + 1e-10j, 1 + 1j]),
+    "complex128_wraps": lambda: torch.randn(12, dtype=torch.complex128, generator=seeded()) * 1000,
+    "complex_2d_wraps": lambda: torch.randn(3, 9, dtype=torch.complex64, generator=seeded()),
+    "complex_empty": lambda: torch.zeros(0, 2, dtype=torch.complex64),
+    "complex_3d": lambda: (torch.arange(12.0) - 5.5j).reshape(2, 3, 2),
 }
 
 
@@ -253,6 +266,28 @@ def test_device_suffix(monkeypatch, name):
     on_gpu.device = Device("cuda", "cuda:0")
     if "\n" not in expected:  # same length change on one line: the substitution cannot move a line break
         assert tensor_repr(on_gpu) == expected.replace("device='cpu'", "device='cuda:0'")
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    parts=st.integers(0, 2).flatmap(lambda ndim: st.tuples(*[_magnitude_arrays_of(np.float32, ndim)] * 2)),
+    requires_grad=st.booleans(),
+)
+def test_random_complex_match_torch(parts, requires_grad):
+    """Real and imaginary parts of unrelated magnitudes (and NaN, infinities): each part picks its own notation."""
+    real, imag = parts
+    shape = np.broadcast_shapes(real.shape, imag.shape)
+    t = torch.complex(torch.from_numpy(np.broadcast_to(real, shape).copy()),
+                      torch.from_numpy(np.broadcast_to(imag, shape).copy()))
+    check(t.requires_grad_() if requires_grad else t)
+
+
+def _magnitude_arrays_of(dtype, ndim):
+    """Arrays of ``dtype`` and ``ndim`` dims (sides 1 or 3, so any two broadcast) of varied magnitudes."""
+    shapes = st.tuples(*[st.sampled_from([1, 3])] * ndim)
+    elements = st.one_of(st.floats(-10, 10, width=16), st.sampled_from([0.0, nan, inf, 1e-4, 1000.0, 1e9]))
+    return shapes.flatmap(lambda shape: hnp.arrays(np.float64, shape, elements=elements).map(
+        lambda base: np.asarray(base * 10.0 ** np.round(base % 5 - 2)).astype(dtype)))
 
 
 def _magnitude_arrays():

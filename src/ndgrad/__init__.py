@@ -1,16 +1,18 @@
 """ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
 
-from ndgrad import autograd, linalg, nn, ops, utils
+from ndgrad import autograd, fft, linalg, nn, ops, optim, return_types, utils, viz
 from ndgrad._creation import (
     BoolTensor,
     ByteTensor,
     DoubleTensor,
     FloatTensor,
+    Generator,
     HalfTensor,
     IntTensor,
     LongTensor,
     arange,
     as_tensor,
+    default_generator,
     empty,
     empty_like,
     eye,
@@ -28,6 +30,7 @@ from ndgrad._creation import (
     randint,
     randn,
     randn_like,
+    randperm,
     seed,
     tensor,
     zeros,
@@ -66,6 +69,7 @@ from ndgrad.autograd.grad_mode import (
     set_grad_enabled,
 )
 from ndgrad.ops import *  # noqa: F403  (every op family's public functions: ndgrad.add, ndgrad.sum, ...)
+from ndgrad.serialization import load, save
 
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64

@@ -5,15 +5,16 @@ import warnings
 
 import numpy as np
 
-from ndgrad._device import array_namespace
+from ndgrad._device import CPU, array_namespace
+from ndgrad._device import device as as_device
 from ndgrad._dtype import bool_, float16, float32, float64, from_numpy_dtype, get_default_dtype, int32, int64, uint8
 from ndgrad._tensor import Size, Tensor
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "arange", "linspace",
     "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "rand", "randn", "randint",
-    "normal", "manual_seed", "seed", "initial_seed", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor",
-    "BoolTensor", "HalfTensor", "ByteTensor",
+    "randperm", "normal", "manual_seed", "seed", "initial_seed", "FloatTensor", "DoubleTensor", "LongTensor",
+    "IntTensor", "BoolTensor", "HalfTensor", "ByteTensor", "Generator", "default_generator",
 ]
 
 
@@ -191,35 +192,134 @@ class _RandomState:
     generator = np.random.default_rng(0)
 
 
+_SEED_RANGE = (-(2**63), 2**64)  # what torch accepts; negative seeds wrap around modulo 2**64
+_NEW_GENERATOR_SEED = 67280421310721  # the seed a new torch.Generator starts from
+# get_state's layout: PCG64's 128-bit state and increment, its cached half-word (flag, value), the initial seed.
+_STATE_LAYOUT = ((16, "state"), (16, "inc"), (1, "has_uint32"), (4, "uinteger"), (8, "seed"))
+_STATE_SIZE = sum(width for width, _ in _STATE_LAYOUT)
+
+
+class Generator:
+    """A random-number stream with torch.Generator's API (see torch.Generator); NumPy's PCG64 draws the numbers,
+    so a seed gives other values than in PyTorch, but the same values on every run."""
+
+    __module__ = "ndgrad"
+
+    def __init__(self, device="cpu"):
+        self.device = as_device(device)
+        self.manual_seed(_NEW_GENERATOR_SEED)
+
+    def manual_seed(self, seed):
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+        if not _SEED_RANGE[0] <= seed < _SEED_RANGE[1]:
+            raise ValueError("Overflow when unpacking long long")
+        self._seed = int(seed) % 2**64
+        self._rng = np.random.default_rng(self._seed)
+        return self
+
+    def seed(self):
+        """Reseed from the operating system's entropy and return the new seed."""
+        self.manual_seed(int(np.random.SeedSequence().entropy % 2**63))
+        return self._seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def get_state(self):
+        """The stream's position as a uint8 tensor that set_state restores (its layout is ndgrad's own)."""
+        pcg = self._rng.bit_generator.state
+        fields = {**pcg["state"], "has_uint32": pcg["has_uint32"], "uinteger": pcg["uinteger"], "seed": self._seed}
+        raw = b"".join(int(fields[name]).to_bytes(width, "little") for width, name in _STATE_LAYOUT)
+        return Tensor._wrap(np.frombuffer(raw, np.uint8).copy())
+
+    def set_state(self, new_state):
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a ndgrad.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype is not uint8:
+            raise TypeError("RNG state must be a ndgrad.ByteTensor")
+        if new_state.numel() != _STATE_SIZE:
+            raise RuntimeError(
+                f"Expected a PCG64 state of size {_STATE_SIZE} but found the input RNG state size to be "
+                f"{new_state.numel()}"
+            )
+        raw, fields, start = new_state.cpu()._data.tobytes(), {}, 0
+        for width, name in _STATE_LAYOUT:
+            fields[name], start = int.from_bytes(raw[start:start + width], "little"), start + width
+        rng = np.random.default_rng()
+        rng.bit_generator.state = {
+            "bit_generator": "PCG64", "state": {"state": fields["state"], "inc": fields["inc"]},
+            "has_uint32": fields["has_uint32"], "uinteger": fields["uinteger"],
+        }
+        self._seed, self._rng = fields["seed"], rng
+        return self
+
+
+class _DefaultGenerator(Generator):
+    """The global generator (torch.default_generator): its stream is the one rand/randn/randint draw from."""
+
+    def __init__(self):
+        self.device = CPU
+
+    @property
+    def _seed(self):
+        return _RandomState.seed
+
+    @_seed.setter
+    def _seed(self, value):
+        _RandomState.seed = value
+
+    @property
+    def _rng(self):
+        return _RandomState.generator
+
+    @_rng.setter
+    def _rng(self, value):
+        _RandomState.generator = value
+
+
+default_generator = _DefaultGenerator()
+
+
 def manual_seed(seed):
     """Reseed the generator behind rand/randn/randint/normal (values differ from PyTorch's generator)."""
-    _RandomState.seed = int(seed)
-    _RandomState.generator = np.random.default_rng(int(seed))
-    return _RandomState.generator
+    return default_generator.manual_seed(int(seed))
 
 
 def seed():
-    return manual_seed(np.random.SeedSequence().entropy % (2**63)) and _RandomState.seed
+    return default_generator.seed()
 
 
 def initial_seed():
-    return _RandomState.seed
+    return default_generator.initial_seed()
 
 
-def _random(sample, size, dtype, device, requires_grad, kernel="check_uniform_bounds"):
+def _stream(generator):
+    """The NumPy generator to draw from: the given ndgrad Generator's, else the global one."""
+    return _RandomState.generator if generator is None else generator._rng
+
+
+def _random(sample, size, dtype, device, requires_grad, kernel="check_uniform_bounds", complex_scale=1.0,
+            generator=None):
     dtype = dtype or get_default_dtype()
-    if not dtype.is_floating_point:  # ``kernel``: the name in PyTorch's message, uniform or normal
+    if not (dtype.is_floating_point or dtype.is_complex):  # ``kernel``: PyTorch's name, uniform or normal
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.title}\'')
-    array = sample(_RandomState.generator, _shape(size)).astype(dtype.numpy)
+    generator, shape = _stream(generator), _shape(size)
+    array = sample(generator, shape)
+    if dtype.is_complex:  # the real and imaginary parts are drawn apart, scaled as PyTorch scales them
+        array = np.asarray((array + 1j * sample(generator, shape)) * complex_scale)
+    array = array.astype(dtype.numpy)
     return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
-    return _random(lambda g, s: g.random(s), size, dtype, device, requires_grad)
+    return _random(lambda g, s: g.random(s), size, dtype, device, requires_grad, generator=generator)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
-    return _random(lambda g, s: g.standard_normal(s), size, dtype, device, requires_grad, "normal_kernel_cpu")
+    # a complex sample has variance 1 in all: 1/2 for each part
+    return _random(lambda g, s: g.standard_normal(s), size, dtype, device, requires_grad, "normal_kernel_cpu",
+                   complex_scale=0.5**0.5, generator=generator)
 
 
 def normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
@@ -231,7 +331,7 @@ def normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False
         dtype = dtype or next((t.dtype for t in (mean, std) if isinstance(t, Tensor)), None)
     return _random(
         lambda g, s: g.normal(mean_array, std_array, s), (tuple(size),), dtype, device, requires_grad,
-        "normal_kernel_cpu",
+        "normal_kernel_cpu", generator=generator,
     )
 
 
@@ -239,7 +339,15 @@ def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_gr
     if size is None:
         low, high, size = 0, low, high
     dtype = dtype or int64
-    array = _RandomState.generator.integers(low, high, size=_shape((size,))).astype(dtype.numpy)
+    array = _stream(generator).integers(low, high, size=_shape((size,))).astype(dtype.numpy)
+    return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random permutation of 0 .. n-1 (see torch.randperm)."""
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    array = _stream(generator).permutation(n).astype((dtype or int64).numpy)
     return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
 
 

@@ -18,6 +18,7 @@ from ndgrad.ops._op import operand as _operand
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
 from ndgrad.ops.comparison import ComparisonMethods
+from ndgrad.ops.complex_numbers import ComplexMethods
 from ndgrad.ops.convolutions import ConvolutionMethods
 from ndgrad.ops.decompositions import DecompositionsMethods
 from ndgrad.ops.gather_scatter import GatherScatterMethods
@@ -25,7 +26,8 @@ from ndgrad.ops.indexing import IndexingMethods
 from ndgrad.ops.joining import JoiningMethods
 from ndgrad.ops.layers import LayersMethods
 from ndgrad.ops.linalg import LinalgMethods
-from ndgrad.ops.losses import LossesMethods
+from ndgrad.ops.lu import LuMethods
+from ndgrad.ops.matrix_functions import MatrixFunctionsMethods
 from ndgrad.ops.normalization import NormalizationMethods
 from ndgrad.ops.pooling import PoolingMethods
 from ndgrad.ops.products import ProductsMethods
@@ -35,6 +37,7 @@ from ndgrad.ops.scan import ScanMethods
 from ndgrad.ops.selection import SelectionMethods
 from ndgrad.ops.shape import ShapeMethods
 from ndgrad.ops.softmaxes import SoftmaxMethods
+from ndgrad.ops.solvers import SolversMethods
 from ndgrad.ops.sorting import SortingMethods
 from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.splitting import SplittingMethods
@@ -81,16 +84,16 @@ _new = object.__new__
 
 class Tensor(
     ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
-    ActivationMethods, ComparisonMethods, ReductionMethods, SelectionMethods, ScanMethods, ShapeMethods,
-    SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods, LinalgMethods,
-    SoftmaxMethods, LossesMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
-    ProductsMethods, DecompositionsMethods,
+    ActivationMethods, ComparisonMethods, ComplexMethods, ReductionMethods, SelectionMethods, ScanMethods,
+    ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
+    LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
+    ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
     __slots__ = (
         "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base", "_view_steps",
-        "_views", "_accumulator_ref", "_hooks", "_retains_grad", "_fw_tangent", "__weakref__",
+        "_views", "_accumulator_ref", "_hooks", "_retains_grad", "_fw_tangent", "_conj_bit", "__weakref__",
     )
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
     __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does
@@ -402,6 +405,10 @@ class Tensor(
         """The NumPy array behind this tensor, sharing memory (see torch.Tensor.numpy)."""
         if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if getattr(self, "_conj_bit", False) and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead."
+            )
         if type(self._data) is not np.ndarray and not force:
             raise TypeError(
                 "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
@@ -470,10 +477,10 @@ class Tensor(
         return bool(self._data)
 
     def __float__(self):
-        return float(self._scalar())
+        return float(_real_scalar(self._scalar(), "double"))
 
     def __int__(self):
-        return int(self._scalar())
+        return int(_real_scalar(self._scalar(), "int64_t"))
 
     def __complex__(self):
         return complex(self._scalar())
@@ -625,6 +632,15 @@ def _as_tensor_like(value, like):
     if isinstance(value, Tensor):
         return value
     return tensor(value, dtype=result_type((like, value)), device=like.device)
+
+
+def _real_scalar(value, cpp_type):
+    """A complex number converts to a real one only when its imaginary part is 0, as in PyTorch."""
+    if isinstance(value, complex):
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {cpp_type} without overflow")
+        return value.real
+    return value
 
 
 def _host(array):

@@ -1,9 +1,11 @@
 """Sample cases for every op in OP_TABLE: inputs drawn inside the op's domain, and one call that reads the same on
-ndgrad and on torch. The families give most ops their samples; tests/ops/builders/ holds the ops that need their own."""
+ndgrad and on torch. The families give most ops their samples; tests/ops/builders/ holds the ops that need their own.
+The ops of the families in COMPLEX_FAMILIES also get complex versions of a few samples (see complex_variants)."""
 
+import functools
 import inspect
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -12,7 +14,7 @@ from ndgrad.ops._op import ABOVE_ONE, BINARY, NONZERO, POSITIVE, REAL, REDUCTION
 
 __all__ = [
     "Case", "Input", "draw", "fixed", "samples_for", "binary_case", "reduction_case", "first", "has_dim",
-    "MAX_REDUCED_DIMS",
+    "MAX_REDUCED_DIMS", "random_like", "rejected_complex_samples",
 ]
 
 TINY = 40  # input elements at most, for finite differences: they cost two forward passes per element
@@ -21,7 +23,8 @@ TINY = 40  # input elements at most, for finite differences: they cost two forwa
 # ---- inputs ---------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Input:
-    """One tensor argument: float64 values, and its memory layout (a transposed or strided view of ``base``).
+    """One tensor argument: float64 (or complex128) values, and its memory layout (a transposed or strided view of
+    ``base``). A complex input is made in the complex dtype that goes with the dtype asked for.
 
     ``fixed`` names a dtype the input always has (int64 indices, bool masks): such an input never requires grad.
     """
@@ -30,8 +33,14 @@ class Input:
     layout: str = "contiguous"
     fixed: str | None = None
 
+    @property
+    def is_complex(self):
+        return self.base.dtype.kind == "c"
+
     def array(self, dtype):
         """A fresh array of ``dtype`` with these values and this layout; no two calls share memory."""
+        if self.is_complex and not self.fixed:
+            dtype = np.promote_types(dtype, np.complex64)  # float32 -> complex64, float64 -> complex128
         array = self.base.astype(self.fixed or dtype)
         if self.layout == "transposed":
             return array.T
@@ -134,11 +143,31 @@ class Case:
     def is_tiny(self):
         return sum(int(np.prod(i.shape)) for i in self.inputs) <= TINY
 
+    @property
+    def is_complex(self):
+        return any(i.is_complex for i in self.inputs)
+
+    @property
+    def complex_kind(self):
+        """None for a real case, "complex" if every differentiable input is complex, else "mixed"."""
+        if not self.is_complex:
+            return None
+        return "complex" if all(i.is_complex or i.fixed for i in self.inputs) else "mixed"
+
     def __str__(self):
         names = ["x", "y"] if len(self.inputs) == 2 else ["x"]
         text = self.call.text.replace("$", ", ".join(names), 1) if "$" in self.call.text else self.call.text
         shapes = " ".join(f"{n}{i}" for n, i in zip(names, self.inputs))
-        return f"{text} {shapes}" + ("" if self.smooth else " kink")
+        kind = self.complex_kind or ""
+        if kind == "mixed":  # which inputs are complex (c) and which real (r)
+            kind += " " + "".join("c" if i.is_complex else "r" for i in self.inputs if not i.fixed)
+        return f"{text} {shapes}" + ("" if self.smooth else " kink") + (f" {kind}" if kind else "")
+
+
+def random_like(rng, shape, dtype):
+    """Standard normal values of ``shape``, with an imaginary part as well if ``dtype`` (any library's) is complex."""
+    values = rng.standard_normal(shape)
+    return np.asarray(values + 1j * rng.standard_normal(shape)) if "complex" in str(dtype) else values
 
 
 def first(result):
@@ -274,9 +303,79 @@ def builder_for(op):
 
 
 def samples_for(op):
-    """All cases of one op, the same on every run (the generator is seeded by the op's class name)."""
+    """All cases of one op, the same on every run (the generator is seeded by the op's class name): its real cases,
+    then the complex versions of some of them that torch differentiates."""
+    real, complex_cases = _samples(op)
+    return real + [case for case, outcome in complex_cases if outcome is None]
+
+
+def rejected_complex_samples(op):
+    """(case, (phase, exception type, message)) for the complex versions of op's samples that torch refuses, in
+    the forward ("forward") or when differentiating ("backward"): ndgrad must refuse them alike."""
+    return [(case, outcome) for case, outcome in _samples(op)[1] if outcome is not None]
+
+
+@functools.cache
+def _samples(op):
     build = builder_for(op)
     if build is None:
-        return []
-    return build(op, np.random.default_rng(zlib.crc32(op.__name__.encode())))
+        return [], []
+    cases = build(op, np.random.default_rng(zlib.crc32(op.__name__.encode())))
+    if op.__module__.rsplit(".", 1)[-1] not in COMPLEX_FAMILIES:
+        return cases, []
+    variants = complex_variants(op, cases, np.random.default_rng(zlib.crc32(op.__name__.encode()) + 1))
+    return cases, [(case, torch_outcome(case)) for case in variants]
+
+
+# ---- complex samples ----------------------------------------------------------------------------------------------
+# The op families whose samples also run with complex inputs. The FFTs' builders make complex inputs themselves
+# (which op runs depends on the input's dtype); the other families are not audited for complex numbers yet.
+COMPLEX_FAMILIES = {
+    "arithmetic", "rounding", "transcendental", "trigonometric", "special", "activation", "comparison",
+    "complex_numbers", "reduction", "selection", "scan", "shape", "splitting", "joining", "indexing", "linalg",
+    "products",
+}
+COMPLEX_VARIANTS = 2  # complex versions of this many of an op's smooth tiny cases
+
+
+def complex_variants(op, cases, rng):
+    """Complex versions of an op's first smooth tiny cases: every differentiable input complex in the first; in the
+    second only the first differentiable input, if there are several (a real input of a complex op gets a real
+    gradient), else again all of them."""
+    chosen = [case for case in cases if case.smooth and case.is_tiny()][:COMPLEX_VARIANTS]
+    variants = []
+    for number, case in enumerate(chosen):
+        differentiable = [k for k, i in enumerate(case.inputs) if not i.fixed]
+        which = differentiable[:1] if number and len(differentiable) > 1 else differentiable
+        inputs = tuple(complexified(i, rng, op.domain) if k in which else i for k, i in enumerate(case.inputs))
+        variants.append(replace(case, inputs=inputs))
+    return variants
+
+
+# The imaginary parts drawn for each domain: small enough to stay clear of branch cuts (on the real axis, outside
+# the domain's interval) and of poles.
+IMAGINARY_RANGE = {REAL: 1.5, POSITIVE: 1.0, NONZERO: 1.0, UNIT: 0.5, ABOVE_ONE: 1.0}
+
+
+def complexified(input, rng, domain=REAL):
+    """The input with an imaginary part added to its values."""
+    scale = IMAGINARY_RANGE[domain]
+    return replace(input, base=np.asarray(input.base + 1j * rng.uniform(-scale, scale, input.base.shape)))
+
+
+def torch_outcome(case):
+    """None if torch computes the case and its gradients, else (phase, exception type, message)."""
+    import torch
+
+    inputs = case.tensors(torch, np.float64)
+    try:
+        out = first(case.run(torch, inputs))
+    except Exception as error:  # the refusal is the result: ndgrad must give the same one
+        return "forward", type(error), str(error)
+    cotangent = torch.from_numpy(np.asarray(random_like(np.random.default_rng(0), tuple(out.shape), out.dtype)))
+    try:
+        torch.autograd.grad(out, case.differentiable(inputs), cotangent.to(out.dtype), allow_unused=True)
+    except Exception as error:
+        return "backward", type(error), str(error)
+    return None
 

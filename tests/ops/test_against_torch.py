@@ -1,5 +1,6 @@
 """Every op in OP_TABLE against torch, case by case: values (float64 and float32), the grad_fn it records, the
-VJP for a random cotangent, and second derivatives. Reductions also over hypothesis-drawn shapes and dims."""
+VJP for a random cotangent, and second derivatives. Reductions also over hypothesis-drawn shapes and dims.
+Complex cases run in complex128 and complex64, with complex cotangents and weights where the tensors are complex."""
 
 import numpy as np
 import pytest
@@ -13,19 +14,19 @@ from ndgrad.ops import OP_TABLE
 from ndgrad.ops._op import REDUCTION
 
 from . import exceptions
-from .samples import MAX_REDUCED_DIMS, draw, first, has_dim, reduction_case, samples_for
+from .samples import MAX_REDUCED_DIMS, draw, first, has_dim, random_like, reduction_case, samples_for
 
 
 def cases(test):
     return [
-        pytest.param(op, case, id=f"{op.__name__}-{i}: {case}", marks=exceptions.marks(op, test))
+        pytest.param(op, case, id=f"{op.__name__}-{i}: {case}", marks=exceptions.marks(op, test, case))
         for op in OP_TABLE
         for i, case in enumerate(samples_for(op))
     ]
 
 
 def as_torch(tensor):
-    return torch.from_numpy(np.array(tensor.detach().numpy()))
+    return torch.from_numpy(np.array(tensor.detach().resolve_conj().numpy()))
 
 
 def outputs(result):
@@ -53,13 +54,14 @@ def first_order(lib, case, cotangent):
 
 
 def weighted_sum(lib, grads, weights):
-    """<grads, weights> summed over the gradients that depend on something; None if none does."""
+    """<grads, weights> summed over the gradients that depend on something (its real part: a real number to
+    differentiate, which sees both parts of complex gradients through complex weights); None if none does."""
     terms = [(g * lib.from_numpy(w.copy())).sum() for g, w in zip(grads, weights) if g is not None and g.requires_grad]
     if not terms:
         return None
-    total = terms[0]
+    total = terms[0].real
     for term in terms[1:]:
-        total = total + term
+        total = total + term.real
     return total
 
 
@@ -84,7 +86,13 @@ def second_order(lib, case, cotangent, weights, more_weights=None):
 
 
 def zeros_for_none(grads, like):
-    return [torch.zeros(x.shape, dtype=torch.float64) if g is None else g for g, x in zip(grads, like)]
+    return [torch.zeros(x.shape, dtype=x.dtype) if g is None else g for g, x in zip(grads, like)]
+
+
+def cotangent_for(case, rng):
+    """A random cotangent for the case's (first) output, complex if the output is."""
+    out = first(case.run(torch, case.tensors(torch, np.float64, requires_grad=False)))
+    return random_like(rng, tuple(out.shape), out.dtype)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
@@ -106,8 +114,7 @@ def test_grad_fn(op, case):
 
 @pytest.mark.parametrize("op, case", cases("test_vjp"))
 def test_vjp(op, case):
-    shape = first(case.run(torch, case.tensors(torch, np.float64, requires_grad=False))).shape
-    cotangent = np.random.default_rng(1).standard_normal(shape)
+    cotangent = cotangent_for(case, np.random.default_rng(1))
     assert_all_match(first_order(ndgrad, case, cotangent), first_order(torch, case, cotangent),
                      exceptions.tolerance(op))
 
@@ -116,10 +123,9 @@ def test_vjp(op, case):
 def test_second_derivatives(op, case):
     """At a kink only the first derivative has a convention; torch's second derivatives there are artifacts."""
     rng = np.random.default_rng(2)
-    all_inputs = case.tensors(torch, np.float64, requires_grad=False)
-    inputs = case.differentiable(all_inputs)
-    cotangent = rng.standard_normal(first(case.run(torch, all_inputs)).shape)
-    weights = [rng.standard_normal(x.shape) for x in inputs]
+    inputs = case.differentiable(case.tensors(torch, np.float64, requires_grad=False))
+    cotangent = cotangent_for(case, rng)
+    weights = [random_like(rng, x.shape, x.dtype) for x in inputs]
     like = inputs + (torch.from_numpy(cotangent),)
     ours = [None if g is None else as_torch(g) for g in second_order(ndgrad, case, cotangent, weights)]
     theirs = second_order(torch, case, cotangent, weights)
@@ -132,12 +138,11 @@ def test_second_derivatives(op, case):
 def test_third_derivatives(op, case):
     """Derivatives of every order come from differentiating vjp rules: the third order checks the rules' own rules."""
     rng = np.random.default_rng(3)
-    all_inputs = case.tensors(torch, np.float64, requires_grad=False)
-    inputs = case.differentiable(all_inputs)
-    cotangent = rng.standard_normal(first(case.run(torch, all_inputs)).shape)
+    inputs = case.differentiable(case.tensors(torch, np.float64, requires_grad=False))
+    cotangent = cotangent_for(case, rng)
     like = inputs + (torch.from_numpy(cotangent),)
-    weights = [rng.standard_normal(x.shape) for x in inputs]
-    more_weights = [rng.standard_normal(x.shape) for x in like]
+    weights = [random_like(rng, x.shape, x.dtype) for x in inputs]
+    more_weights = [random_like(rng, x.shape, x.dtype) for x in like]
     ours = [None if g is None else as_torch(g) for g in second_order(ndgrad, case, cotangent, weights, more_weights)]
     theirs = second_order(torch, case, cotangent, weights, more_weights)
     # NOTE: NaN where torch gives NaN too: torch's third derivative of logcumsumexp takes logs of negative numbers

@@ -1,5 +1,8 @@
-"""F.layer_norm, F.batch_norm, F.group_norm, F.instance_norm and F.normalize: torch's errors, the running statistics
-batch_norm and instance_norm update in place, and the composite forms (normalize, instance_norm) against torch."""
+"""F.layer_norm, F.batch_norm, F.group_norm, F.instance_norm, F.normalize, F.rms_norm and F.local_response_norm:
+torch's errors, the running statistics batch_norm and instance_norm update in place, and the composite forms
+(normalize, instance_norm, rms_norm, local_response_norm) against torch."""
+
+import itertools
 
 import numpy as np
 import pytest
@@ -8,7 +11,8 @@ import torch
 import ndgrad
 from ndgrad.autograd import gradcheck, gradgradcheck
 
-from .errors import assert_raises_like_torch
+from .composites import assert_like_torch
+from .errors import assert_raises_like_torch, raised
 
 F = "lib.nn.functional"
 
@@ -25,6 +29,9 @@ F = "lib.nn.functional"
     f"{F}.batch_norm(lib.ones(2, 3), None, None)",
     f"{F}.batch_norm(lib.ones(3), None, None, training=True)",
     f"{F}.batch_norm(lib.ones(2, 3), None, None, lib.ones(3, dtype=lib.float64), training=True)",
+    f"{F}.batch_norm(lib.ones(2, 3), lib.zeros(3), lib.ones(3), training=True, momentum=None)",
+    f"{F}.batch_norm(lib.ones(2, 3), lib.zeros(3, dtype=lib.float64), lib.ones(3, dtype=lib.float64))",
+    f"{F}.batch_norm(lib.ones(2, 3), lib.zeros(3), lib.ones(3, dtype=lib.float64), training=True)",
     f"{F}.group_norm(lib.ones(2, 3, 4), 2)",
     f"{F}.group_norm(lib.ones(2, 4, 4), 2, lib.ones(3))",
     f"{F}.group_norm(lib.ones(2, 4, 3), 2, lib.ones(4, dtype=lib.float64))",
@@ -73,7 +80,9 @@ def test_layer_norm_with_bias_only():
         np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
 
 
-@pytest.mark.parametrize("shape, momentum", [((4, 3), 0.1), ((2, 3, 5), 0.5)])
+# 1 / 3: the cumulative average nn.BatchNorm asks for with momentum=None, on its third batch; 1: the batch's own
+@pytest.mark.parametrize("shape, momentum", [((4, 3), 0.1), ((2, 3, 5), 0.5), ((4, 3), 1 / 3), ((2, 3, 2), 1.0),
+                                             ((4, 3), 0)])
 def test_batch_norm_updates_running_statistics(shape, momentum):
     x = np.random.default_rng(0).standard_normal(shape)
     results = []
@@ -103,3 +112,52 @@ def test_instance_norm_running_statistics():
         results.append((out.numpy().copy(), mean.numpy().copy(), var.numpy().copy(), evaluated.numpy().copy()))
     for a, b in zip(*results):
         np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+
+
+def test_batch_norm_argument_checks_match_torch_in_every_combination():
+    """Which check fires first (eval-mode statistics, sizes, both-or-neither, the dtypes) for every mix of float32,
+    float64 and missing running statistics and affine parameters, in training and evaluation."""
+    for shape, combination, training in itertools.product([(2, 3), (2, 4), (1, 3)],
+                                                           itertools.product("fd-", repeat=4), (True, False)):
+        def call(lib, shape=shape, combination=combination, training=training):
+            made = [None if c == "-" else lib.ones(3, dtype=lib.float32 if c == "f" else lib.float64)
+                    for c in combination]
+            return lib.nn.functional.batch_norm(lib.ones(*shape), *made, training=training)
+
+        assert raised(call, ndgrad) == raised(call, torch), (shape, combination, training)
+
+
+@pytest.mark.parametrize("call", [
+    f"{F}.rms_norm(lib.ones(2, 3, 4), (3,))",
+    f"{F}.rms_norm(lib.ones(2, 3, 4), (4,), lib.ones(3))",
+    f"{F}.rms_norm(lib.ones(2, 3, 4), ())",
+    f"{F}.rms_norm(lib.ones(2, 3, 4), 4)",
+    f"{F}.rms_norm(lib.ones(2, 3, 4).long(), (4,))",
+    f"{F}.local_response_norm(lib.ones(2, 3), 2)",
+])
+def test_composite_errors_like_torch(call):
+    assert_raises_like_torch(call)
+
+
+RNG = np.random.default_rng(7)
+COMPOSITES = [
+    ("rms_norm", (RNG.standard_normal((2, 3, 4)),), lambda lib, x: lib.nn.functional.rms_norm(x, (4,))),
+    ("rms_norm_weight", (RNG.standard_normal((3, 2, 2)), RNG.standard_normal((2, 2))),
+     lambda lib, x, w: lib.nn.functional.rms_norm(x, [2, 2], w, eps=1e-3)),
+    ("rms_norm_tiny", (RNG.standard_normal((2, 3)), RNG.standard_normal(3)),
+     lambda lib, x, w: lib.nn.functional.rms_norm(x, (3,), w)),
+    ("local_response_norm_3d", (RNG.standard_normal((2, 5, 3)),),
+     lambda lib, x: lib.nn.functional.local_response_norm(x, 3, alpha=0.5, beta=0.6, k=2.0)),
+    ("local_response_norm_4d", (RNG.standard_normal((2, 4, 2, 2)),),
+     lambda lib, x: lib.nn.functional.local_response_norm(x, 2)),
+    ("local_response_norm_5d", (RNG.standard_normal((1, 3, 2, 2, 2)),),
+     lambda lib, x: lib.nn.functional.local_response_norm(x, 4, alpha=0.3)),
+    ("local_response_norm_tiny", (RNG.standard_normal((1, 4, 3)),),
+     lambda lib, x: lib.nn.functional.local_response_norm(x, 2, alpha=0.9)),
+]
+
+
+@pytest.mark.parametrize(("inputs", "call"), [c[1:] for c in COMPOSITES], ids=[c[0] for c in COMPOSITES])
+def test_composites_match_torch(inputs, call):
+    """rms_norm and local_response_norm are composites: values, grad_fn and derivatives as torch's."""
+    assert_like_torch(call, *inputs)

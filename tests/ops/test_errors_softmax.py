@@ -69,3 +69,30 @@ def test_extreme_values():
         ours = getattr(ndgrad.nn.functional, name)(ndgrad.tensor(x), 1).numpy()
         theirs = getattr(torch.nn.functional, name)(torch.tensor(x), 1).numpy()
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_gumbel_softmax_samples_the_softmax_categorical(hard):
+    """The argmax of gumbel_softmax is a draw from softmax(logits); ``hard`` gives its one-hot, with the soft
+    sample's gradient (the straight-through estimator). Different random numbers than torch: checked by statistics."""
+    logits = ndgrad.tensor([[1.0, 0.0, -1.0, 2.0]], dtype=ndgrad.float64).expand(20000, 4).requires_grad_()
+    ndgrad.manual_seed(0)
+    sample = ndgrad.nn.functional.gumbel_softmax(logits, tau=0.5, hard=hard)
+    assert type(sample.grad_fn).__name__ == ("AddBackward0" if hard else "SoftmaxBackward0")
+    values = sample.detach().numpy()
+    np.testing.assert_allclose(values.sum(1), 1.0)
+    frequencies = np.bincount(values.argmax(1), minlength=4) / len(values)
+    np.testing.assert_allclose(frequencies, torch.softmax(torch.tensor([1.0, 0.0, -1.0, 2.0]), 0), atol=0.01)
+    weights = ndgrad.from_numpy(np.random.default_rng(0).standard_normal((20000, 4)))
+    (grad,) = ndgrad.autograd.grad((sample * weights).sum(), logits)
+    ndgrad.manual_seed(0)
+    soft = ndgrad.nn.functional.gumbel_softmax(logits, tau=0.5)
+    (soft_grad,) = ndgrad.autograd.grad((soft * weights).sum(), logits)
+    np.testing.assert_allclose(grad.numpy(), soft_grad.numpy())
+    if hard:
+        assert set(np.unique(values)) == {0.0, 1.0}
+
+
+def test_gumbel_softmax_eps_is_deprecated():
+    with pytest.warns(UserWarning, match="`eps` parameter is deprecated and has no effect."):
+        ndgrad.nn.functional.gumbel_softmax(ndgrad.ones(2, 3), eps=1e-5)

@@ -1,5 +1,6 @@
 """Forward mode for every op in OP_TABLE: the tangent of the output against torch's forward AD, against central
-finite differences, and against the op's own VJP through the identity <u, J v> = <J^T u, v>."""
+finite differences, and against the op's own VJP through the identity <u, J v> = <J^T u, v> (for complex
+tensors <a, b> is Re(sum(conj(a) b)), which pairs the conjugate Wirtinger gradient with a tangent)."""
 
 import numpy as np
 import pytest
@@ -11,12 +12,12 @@ import ndgrad.autograd.forward_ad as forward
 from ndgrad.ops import OP_TABLE
 
 from . import exceptions
-from .samples import first, samples_for
+from .samples import first, random_like, samples_for
 
 
 def cases(test, tiny=False):
     return [
-        pytest.param(op, case, id=f"{op.__name__}-{i}: {case}", marks=exceptions.marks(op, test))
+        pytest.param(op, case, id=f"{op.__name__}-{i}: {case}", marks=exceptions.marks(op, test, case))
         for op in OP_TABLE
         for i, case in enumerate(samples_for(op))
         if case.smooth or test == "test_jvp_matches_torch"
@@ -25,9 +26,18 @@ def cases(test, tiny=False):
 
 
 def directions(case, seed=3):
-    """One random tangent per differentiable input."""
+    """One random tangent per differentiable input (complex for a complex input)."""
     rng = np.random.default_rng(seed)
-    return [rng.standard_normal(i.shape) for i in case.inputs if not i.fixed]
+    return [random_like(rng, i.shape, i.base.dtype) for i in case.inputs if not i.fixed]
+
+
+def as_numpy(tensor):
+    return np.array(tensor.detach().resolve_conj().numpy())
+
+
+def inner(a, b):
+    """The real inner product Re(sum(conj(a) b)) that pairs a cotangent with a tangent, real or complex."""
+    return float(np.real(np.sum(np.conj(a) * b)))
 
 
 def tangent_of(lib, fw, case, tangents):
@@ -39,8 +49,8 @@ def tangent_of(lib, fw, case, tangents):
             duals.append(tensor if item.fixed else fw.make_dual(tensor, lib.from_numpy(next(given).copy())))
         out = first(case.run(lib, tuple(duals)))
         result = fw.unpack_dual(out)
-        tangent = None if result.tangent is None else result.tangent.detach().numpy().copy()
-        return result.primal.detach().numpy().copy(), tangent
+        tangent = None if result.tangent is None else as_numpy(result.tangent)
+        return as_numpy(result.primal), tangent
 
 
 @pytest.mark.parametrize("op, case", cases("test_jvp_matches_torch"))
@@ -67,7 +77,8 @@ def test_jvp_finite_differences(op, case):
             array = item.array(np.float64)
             shifted.append(ndgrad.from_numpy(array if item.fixed else np.asarray(array + step * next(given))))
         with ndgrad.no_grad():
-            return np.array(first(case.run(ndgrad, tuple(shifted))).detach().numpy(), dtype=np.float64)
+            out = as_numpy(first(case.run(ndgrad, tuple(shifted))))
+            return out.astype(np.promote_types(out.dtype, np.float64))
 
     numerical = (value(eps) - value(-eps)) / (2 * eps)
     _, ours = tangent_of(ndgrad, forward, case, tangents)
@@ -80,10 +91,10 @@ def test_jvp_agrees_with_vjp(op, case):
     """<u, J v> from forward mode equals <J^T u, v> from backward mode (checked against torch elsewhere)."""
     tangents = directions(case)
     primal, jv = tangent_of(ndgrad, forward, case, tangents)
-    u = np.random.default_rng(4).standard_normal(primal.shape)
+    u = random_like(np.random.default_rng(4), primal.shape, primal.dtype)
     inputs = case.tensors(ndgrad, np.float64)
     out = first(case.run(ndgrad, inputs))
     grads = ndgrad.autograd.grad(out, case.differentiable(inputs), ndgrad.from_numpy(u.copy()), allow_unused=True)
-    backward = sum(float(np.sum(g.numpy() * v)) for g, v in zip(grads, tangents) if g is not None)
-    forward_value = float(np.sum(u * jv)) if jv is not None else 0.0
+    backward = sum(inner(as_numpy(g), v) for g, v in zip(grads, tangents) if g is not None)
+    forward_value = inner(u, jv) if jv is not None else 0.0
     assert forward_value == pytest.approx(backward, rel=1e-7, abs=1e-9)

@@ -14,12 +14,12 @@ from ndgrad.ops import OP_TABLE
 from ndgrad.ops._op import BINARY
 
 from . import exceptions
-from .samples import binary_case, samples_for
+from .samples import binary_case, random_like, samples_for
 
 
 def tiny_cases(test):
     return [
-        pytest.param(op, case, id=f"{op.__name__}-{i}: {case}", marks=exceptions.marks(op, test))
+        pytest.param(op, case, id=f"{op.__name__}-{i}: {case}", marks=exceptions.marks(op, test, case))
         for op in OP_TABLE
         for i, case in enumerate(samples_for(op))
         if case.smooth and case.is_tiny()
@@ -50,7 +50,7 @@ def test_binary_gradients_reduce_to_input_shapes(op, shapes, seed):
     ours, theirs = case.tensors(ndgrad, np.float64), case.tensors(torch, np.float64)
     out, ref = case.run(ndgrad, ours), case.run(torch, theirs)
     assert tuple(out.shape) == tuple(ref.shape) == shapes.result_shape
-    cotangent = np.random.default_rng(seed).standard_normal(shapes.result_shape)
+    cotangent = random_like(np.random.default_rng(seed), shapes.result_shape, ref.dtype)
     grads = ndgrad.autograd.grad(out, ours, ndgrad.from_numpy(cotangent.copy()))
     expected = torch.autograd.grad(ref, theirs, torch.from_numpy(cotangent.copy()))
     for grad, reference, x in zip(grads, expected, ours):

@@ -35,11 +35,18 @@ def _roots_and_grads(outputs, grad_outputs):
         if grad is None:
             if out.requires_grad and out.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out.requires_grad and not out.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
             grad = ones_like(out)
         elif grad.shape != out.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape!r} and output[{i}] has a shape of "
                 f"{out.shape!r}."
+            )
+        elif grad.dtype.is_complex != out.dtype.is_complex:
+            raise RuntimeError(
+                "For complex Tensors, both grad_output and output are required to have the same dtype. Mismatch in "
+                f"dtype: grad_output[{i}] has a dtype of {grad.dtype} and output[{i}] has a dtype of {out.dtype}."
             )
         if not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")

@@ -190,6 +190,8 @@ def _conform(grad, shape, dtype):
     """Bring a gradient back to the shape (undo broadcasting) and dtype of the tensor it is the gradient of."""
     if grad._data.shape != shape:
         grad = sum_to(grad, shape)
+    if grad._data.dtype.kind == "c" and dtype.kind != "c":
+        grad = grad.real  # a real input of a complex op gets the real part (see Note [complex gradients])
     if grad._data.dtype != dtype:
         grad = grad.to(from_numpy_dtype(dtype))
     return grad

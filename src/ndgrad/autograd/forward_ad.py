@@ -135,6 +135,9 @@ def push_tangents(op, inputs, params, outs, Tensor):
         result = op.jvp(JvpContext(op, inputs, params, outs), *tangents)
     for out, tangent in zip(outs, result if isinstance(result, tuple) else (result,)):
         if tangent is not None and out._data.dtype.kind in "fc":
+            if tangent._data.dtype.kind == "c" and out._data.dtype.kind != "c":
+                with _paused():
+                    tangent = tangent.real  # a real output's tangent is real (see Note [complex gradients])
             _set_tangent(out, tangent)
             _keep_in_saved_output(out, tangent)
 

@@ -1,5 +1,10 @@
 """gradcheck and gradgradcheck: compare the engine's Jacobians with central finite differences, element by element
-(slow mode) or through one random projection v^T J u per input and output (fast mode), as PyTorch does."""
+(slow mode) or through one random projection v^T J u per input and output (fast mode), as PyTorch does.
+
+Complex numbers are checked as PyTorch checks them: a function with complex outputs is checked as two functions,
+the imaginary parts of its outputs and then their real parts; the numerical gradient for a complex input is the
+conjugate Wirtinger one, ds/dx + i ds/dy, what the engine computes (see Note [complex gradients]).
+"""
 
 import warnings
 
@@ -80,22 +85,39 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
     func_out = _as_tuple(func(*inputs))
+    if not any(o.is_complex() for o in func_out):
+        _check_part(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode, None)
+        return True
+    complex_outputs = {k for k, o in enumerate(_differentiable(func_out)) if o.is_complex()}
+    for part in ("imaginary", "real"):
+        _check_part(_part_of_outputs(func, part), inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
+                    fast_mode, (part, complex_outputs))
+    return True
+
+
+def _part_of_outputs(func, part):
+    """func with the real or imaginary part taken of each complex output."""
+    def wrapped(*inputs):
+        return tuple((o.real if part == "real" else o.imag) if o.is_complex() else o for o in _as_tuple(func(*inputs)))
+    return wrapped
+
+
+def _check_part(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode, part):
+    """The checks of a function with real outputs; ``part``: (which part, the complex outputs' indices) or None."""
+    func_out = _as_tuple(func(*inputs))
     outputs = _differentiable(func_out)
-    if any(x.is_complex() for x in inputs if _is_tensor(x)) or any(o.is_complex() for o in func_out):
-        raise NotImplementedError("gradcheck: complex inputs and outputs are not supported yet")
     wrt = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
     # finite differences give a Jacobian for every float output; only those requiring grad are compared
     keep = [k for k, o in enumerate(o for o in func_out if o._data.dtype.kind in "fc") if o.requires_grad]
     check = _fast_check if fast_mode else _slow_check
-    check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol)
+    check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol, part)
     if outputs:
         _check_zero_grad_outputs(outputs, [inputs[i] for i in wrt])
         if check_undefined_grad and len(outputs) > 1:
             _check_undefined_grad(func, inputs, [inputs[i] for i in wrt], len(outputs))
-    return True
 
 
-def _slow_check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol):
+def _slow_check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol, part):
     numerical = [_numerical_jacobian(func, inputs, i, eps) for i in wrt]  # [input][output], (in, out) each
     if not outputs:
         if any(np.any(j != 0) for per_input in numerical for j in per_input):
@@ -107,12 +129,14 @@ def _slow_check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol):
         for j, (a, per_output) in enumerate(zip(analytical, numerical)):
             n = per_output[k]
             if not np.allclose(a, n, rtol=rtol, atol=atol):
-                raise GradcheckError(_mismatch(_as_ndgrad(a), _as_ndgrad(n), k, j))
+                raise GradcheckError(_mismatch(_as_ndgrad(a), _as_ndgrad(n), k, j, part))
 
 
-def _fast_check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol):
+def _fast_check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol, part):
     rng = np.random.default_rng(0)  # its own generator: gradcheck leaves the user's random state alone
-    us = [_unit_vector(rng, inputs[i]) for i in wrt]
+    # a complex input gets a pair of directions, (for the real parts, for the imaginary parts)
+    us = [_unit_vector(rng, inputs[i]) if not inputs[i].is_complex() else (_unit_vector(rng, inputs[i]),
+          _unit_vector(rng, inputs[i])) for i in wrt]
     vs = [_unit_vector(rng, o) for o in outputs]
     jus = [_numerical_jvp(func, inputs, i, u, eps) for i, u in zip(wrt, us)]  # [input][output], flat each
     if not outputs:
@@ -123,13 +147,25 @@ def _fast_check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol):
     analytical = []  # [output][input]: v^T J u from backward
     for out, v in zip(outputs, vs):
         vjs = _checked_vjps(inputs, wrt, out, [v.reshape(out.shape)], nondet_tol)
-        analytical.append([float(vj[:, 0] @ u) for vj, u in zip(vjs, us)])
+        analytical.append([_project(vj[:, 0], u) for vj, u in zip(vjs, us)])
     for j, u in enumerate(us):
         for k, v in enumerate(vs):
-            a, n = analytical[k][j], float(v @ jus[j][k])
-            if not np.isclose(a, n, rtol=rtol, atol=atol * float(u.sum()) * float(v.sum())):
+            a, n = analytical[k][j], (v @ jus[j][k]).item()
+            if not np.isclose(a, n, rtol=rtol, atol=atol * _total(u) * float(v.sum())):
                 report = _slow_mode_report(func, inputs, wrt, outputs, j, k, keep[k], eps, atol, rtol)
-                raise GradcheckError(_mismatch(a, n, k, j) + report)
+                raise GradcheckError(_mismatch(a, n, k, j, part) + report)
+
+
+def _project(vj, u):
+    """v^T J u from a vjp: for a complex input, the real parts against u's first direction plus i times the
+    imaginary parts against its second (what the finite differences along u's pair give)."""
+    if isinstance(u, tuple):
+        return (vj.real @ u[0] + 1j * (vj.imag @ u[1])).item()
+    return float(vj @ u)
+
+
+def _total(u):
+    return float(u[0].sum() + u[1].sum()) if isinstance(u, tuple) else float(u.sum())
 
 
 def _slow_mode_report(func, inputs, wrt, outputs, j, k, float_k, eps, atol, rtol):
@@ -150,25 +186,35 @@ def _slow_mode_report(func, inputs, wrt, outputs, j, k, float_k, eps, atol, rtol
 
 # ---- Jacobians ----------------------------------------------------------------------------------------------------
 def _numerical_jacobian(func, inputs, index, eps):
-    """Per float output, the (input numel, output numel) matrix of rows (f(x + eps e_r) - f(x - eps e_r)) / 2eps."""
+    """Per float output, the (input numel, output numel) matrix of rows (f(x + eps e_r) - f(x - eps e_r)) / 2eps;
+    for a complex input, the rows are ds/dx + i ds/dy, each part by such a difference."""
     data = inputs[index]._data  # perturbed in place; the tensor keeps its version, as torch's .data does
+    directions = (1, 1j) if data.dtype.kind == "c" else (1,)
     rows = []
     # NOTE: index the array itself: reshape(-1) of a transposed or strided input is a copy, not a view.
     for position in np.ndindex(data.shape):
         original = data[position].item()
-        data[position] = original - eps
-        minus = _float_outputs(func, inputs)
-        data[position] = original + eps
-        plus = _float_outputs(func, inputs)
+        row = None
+        for direction in directions:
+            data[position] = original - eps * direction
+            minus = _float_outputs(func, inputs)
+            data[position] = original + eps * direction
+            plus = _float_outputs(func, inputs)
+            derivatives = [((b - a) / (2 * eps)).ravel() for a, b in zip(minus, plus)]
+            row = derivatives if row is None else [r + 1j * d for r, d in zip(row, derivatives)]
         data[position] = original
-        rows.append([((b - a) / (2 * eps)).ravel() for a, b in zip(minus, plus)])
+        rows.append(row)
     if not rows:
         return [np.zeros((0, o.size), o.dtype) for o in _float_outputs(func, inputs)]
     return [np.stack(columns) for columns in zip(*rows)]
 
 
 def _numerical_jvp(func, inputs, index, u, eps):
-    """Per float output, (f(x + eps u) - f(x - eps u)) / 2eps, flattened: J u by finite differences."""
+    """Per float output, (f(x + eps u) - f(x - eps u)) / 2eps, flattened: J u by finite differences. For a
+    complex input u is a pair of directions, one for the real parts, one for the imaginary parts."""
+    if isinstance(u, tuple):
+        along_real, along_imaginary = (_numerical_jvp(func, inputs, index, d, eps) for d in (u[0], u[1] * 1j))
+        return [a + 1j * b for a, b in zip(along_real, along_imaginary)]
     data = inputs[index]._data
     original = data.copy()
     step = (u * eps).reshape(data.shape)
@@ -311,7 +357,7 @@ def _differentiable(outputs):
 
 
 def _unit_vector(rng, tensor):
-    vector = rng.random(tensor.numel()).astype(tensor._data.dtype)
+    vector = rng.random(tensor.numel()).astype(tensor._data.real.dtype)
     return vector / np.linalg.norm(vector) if vector.size else vector
 
 
@@ -340,9 +386,12 @@ def _as_ndgrad(array):
     return from_numpy(np.ascontiguousarray(array))
 
 
-def _mismatch(analytical, numerical, output_index, input_index):
+def _mismatch(analytical, numerical, output_index, input_index, part=None):
+    prefix = ""
+    if part is not None and output_index in part[1]:
+        prefix = f"While considering the {part[0]} part of complex outputs only, "
     return (
-        f"Jacobian mismatch for output {output_index:d} with respect to input {input_index:d},\n"
+        f"{prefix}Jacobian mismatch for output {output_index:d} with respect to input {input_index:d},\n"
         f"numerical:{numerical}\nanalytical:{analytical}\n"
     )
 

@@ -45,8 +45,24 @@ def celu(input, alpha=1.0, inplace=False):
     return celu_(input, alpha) if inplace else activation.celu(input, alpha)
 
 # The layer, loss, normalisation, convolution and pooling functions: each op module lists its FUNCTIONAL names.
-from ndgrad.ops import convolutions, layers, losses, normalization, pooling, softmaxes  # noqa: E402
+from ndgrad.ops import (  # noqa: E402
+    attention,
+    classification_losses,
+    convolutions,
+    ctc,
+    dropout,
+    layers,
+    margin_losses,
+    max_pooling,
+    more_activations,
+    normalization,
+    pooling,
+    regression_losses,
+    resampling,
+    softmaxes,
+)
 
-for _module in (softmaxes, losses, layers, normalization, convolutions, pooling):
+for _module in (softmaxes, regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropout,
+                more_activations, normalization, convolutions, max_pooling, pooling, resampling):
     globals().update({name: getattr(_module, name) for name in _module.FUNCTIONAL})
     __all__ += _module.FUNCTIONAL

@@ -6,26 +6,41 @@ import warnings
 from ndgrad.ops import (
     activation,
     arithmetic,
+    attention,
+    classification_losses,
     comparison,
+    complex_numbers,
     convolutions,
+    ctc,
     decompositions,
+    dropout,
+    eigen,
+    einsums,
     gather_scatter,
     indexing,
     joining,
     layers,
     linalg,
-    losses,
+    lu,
+    margin_losses,
+    matrix_functions,
+    max_pooling,
+    more_activations,
     normalization,
     pooling,
     products,
     reduction,
+    regression_losses,
+    resampling,
     rounding,
     scan,
     selection,
     shape,
     softmaxes,
+    solvers,
     sorting,
     special,
+    spectral,
     splitting,
     transcendental,
     trigonometric,
@@ -33,34 +48,51 @@ from ndgrad.ops import (
 from ndgrad.ops._op import OP_TABLE, Op
 from ndgrad.ops.activation import *  # noqa: F403
 from ndgrad.ops.arithmetic import *  # noqa: F403
+from ndgrad.ops.attention import *  # noqa: F403
+from ndgrad.ops.classification_losses import *  # noqa: F403
 from ndgrad.ops.comparison import *  # noqa: F403
+from ndgrad.ops.complex_numbers import *  # noqa: F403
 from ndgrad.ops.convolutions import *  # noqa: F403
+from ndgrad.ops.ctc import *  # noqa: F403
 from ndgrad.ops.decompositions import *  # noqa: F403
+from ndgrad.ops.dropout import *  # noqa: F403
+from ndgrad.ops.eigen import *  # noqa: F403
+from ndgrad.ops.einsums import *  # noqa: F403
 from ndgrad.ops.gather_scatter import *  # noqa: F403
 from ndgrad.ops.indexing import *  # noqa: F403
 from ndgrad.ops.joining import *  # noqa: F403
 from ndgrad.ops.layers import *  # noqa: F403
 from ndgrad.ops.linalg import *  # noqa: F403
-from ndgrad.ops.losses import *  # noqa: F403
+from ndgrad.ops.lu import *  # noqa: F403
+from ndgrad.ops.margin_losses import *  # noqa: F403
+from ndgrad.ops.matrix_functions import *  # noqa: F403
+from ndgrad.ops.max_pooling import *  # noqa: F403
+from ndgrad.ops.more_activations import *  # noqa: F403
 from ndgrad.ops.normalization import *  # noqa: F403
 from ndgrad.ops.pooling import *  # noqa: F403
 from ndgrad.ops.products import *  # noqa: F403
 from ndgrad.ops.reduction import *  # noqa: F403
+from ndgrad.ops.regression_losses import *  # noqa: F403
+from ndgrad.ops.resampling import *  # noqa: F403
 from ndgrad.ops.rounding import *  # noqa: F403
 from ndgrad.ops.scan import *  # noqa: F403
 from ndgrad.ops.selection import *  # noqa: F403
 from ndgrad.ops.shape import *  # noqa: F403
 from ndgrad.ops.softmaxes import *  # noqa: F403
+from ndgrad.ops.solvers import *  # noqa: F403
 from ndgrad.ops.sorting import *  # noqa: F403
 from ndgrad.ops.special import *  # noqa: F403
+from ndgrad.ops.spectral import *  # noqa: F403
 from ndgrad.ops.splitting import *  # noqa: F403
 from ndgrad.ops.transcendental import *  # noqa: F403
 from ndgrad.ops.trigonometric import *  # noqa: F403
 
 FAMILIES = (
-    arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, reduction, selection,
-    scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmaxes, losses, layers,
-    normalization, convolutions, pooling, products, decompositions,
+    arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, complex_numbers, reduction,
+    selection, scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmaxes, regression_losses,
+    classification_losses, margin_losses, ctc, attention, layers, dropout, more_activations, normalization,
+    convolutions, max_pooling, pooling, resampling, products, solvers, lu, decompositions, matrix_functions,
+    spectral, eigen, einsums,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

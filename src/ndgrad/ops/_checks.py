@@ -33,6 +33,18 @@ def require_kind(dtype, kernel, kinds):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtype.title}'")
 
 
+def no_complex(input, message, error=NotImplementedError):
+    """PyTorch refuses complex tensors here (where NumPy would compute something); ``input`` may be a number."""
+    if is_tensor(input) and input._data.dtype.kind == "c":
+        raise error(message)
+
+
+def no_complex_kernel(kernel, *operands):
+    """PyTorch has no complex kernel for these ops: its message names the kernel and the operands' common dtype."""
+    if any(x._data.dtype.kind == "c" if is_tensor(x) else isinstance(x, complex) for x in operands):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{result_type(operands).title}'")
+
+
 def kind_checked(input, kernel, kinds):
     """``input``, after require_kind on its dtype (a non-tensor is left for Op.apply to refuse)."""
     if is_tensor(input):

@@ -52,6 +52,7 @@ class Op:
     node_qualname = None  # what grad_fn.name() says, where PyTorch reports a C++ name instead of the class name
     float_only = False  # integer inputs are computed in the default float dtype (exp, sqrt, true division)
     differentiable = True  # False: results never require grad (comparisons)
+    complex_autograd = True  # False: recording a complex result raises, as for PyTorch's ops without complex rules
     is_view = False  # the result shares memory, and so the version counter, with the first input
     zero_grad_in_place = False  # a non-differentiable op that, in place, records a node giving zero gradients
 
@@ -104,6 +105,8 @@ class Op:
         if type(result) is not tuple:
             out = _wrap(result, xp, Tensor, view_of)
             if record and out._data.dtype.kind in "fc":
+                if not cls.complex_autograd and out._data.dtype.kind == "c":
+                    raise _no_complex_autograd(cls)
                 out._requires_grad, out.grad_fn = True, _record(cls, inputs, params, (out,))
             if view_of is not None:
                 _mark_views(cls, params, view_of, (out,))
@@ -112,6 +115,8 @@ class Op:
             return out
         outs = tuple(_wrap(r, xp, Tensor, view_of) for r in result)
         if record:
+            if not cls.complex_autograd and any(out._data.dtype.kind == "c" for out in outs):
+                raise _no_complex_autograd(cls)
             node = _record(cls, inputs, params, outs)
             for output_nr, out in enumerate(outs):
                 if out._data.dtype.kind in "fc":
@@ -306,7 +311,10 @@ def _wrap(array, xp, Tensor, view_of):
     if view_of is None:
         return Tensor._from_parts(array, False, None, 0, None)
     base = view_of._base if view_of._base is not None else view_of
-    return Tensor._from_parts(array, False, None, 0, view_of._shared_counter(), base)
+    view = Tensor._from_parts(array, False, None, 0, view_of._shared_counter(), base)
+    if getattr(view_of, "_conj_bit", False):  # a view of a conj() result is conjugated too (see Conj)
+        view._conj_bit = True
+    return view
 
 
 _NO_EDGE = (None, 0)
@@ -365,6 +373,10 @@ def _namespace_checked(arrays):
     from ndgrad._device import array_namespace
 
     return array_namespace(devices.pop())
+
+
+def _no_complex_autograd(cls):
+    return RuntimeError(f"{cls.name} does not support automatic differentiation for outputs with complex dtype.")
 
 
 def _not_a_tensor(cls, inputs, Tensor):

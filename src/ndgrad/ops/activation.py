@@ -198,10 +198,11 @@ class Gelu(Op):
 
 
 class Silu(Op):
-    """F.silu: x * sigmoid(x)."""
+    """F.silu: x * sigmoid(x); it computes on complex tensors, but, as in PyTorch, has no complex gradient."""
 
     name, family = "silu", UNARY
     saves = ("x",)
+    complex_autograd = False
 
     @staticmethod
     def forward(xp, x):
@@ -331,15 +332,19 @@ class LogSigmoid(Op):
 
 
 # ---- the functions users call --------------------------------------------------------------------------------------
-def _floating(input, kernel):
-    """PyTorch has no integer kernel for most activations, where NumPy would compute in float64 and return it."""
-    if input._data.dtype.kind not in "fc":
+def _floating(input, kernel, kinds="f"):
+    """PyTorch has no integer (nor, for most, complex) kernel for the activations, where NumPy would compute."""
+    if input._data.dtype.kind not in kinds:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
 
 
 def _not_bool(input, message):
-    if getattr(input, "_data", None) is not None and input._data.dtype.kind == "b":
+    """relu and hardtanh, which PyTorch computes with clamp, refuse bool and complex tensors."""
+    kind = getattr(input, "_data", None) is not None and input._data.dtype.kind
+    if kind == "b":
         raise RuntimeError(message)
+    if kind == "c":
+        raise NotImplementedError("clamp is not supported for complex types")
 
 
 def relu(input):
@@ -430,7 +435,7 @@ def gelu(input, *, approximate="none"):
 
 
 def silu(input, inplace=False):
-    _floating(input, "silu_cpu")
+    _floating(input, "silu_cpu", "fc")
     return Silu.apply_(input) if inplace else Silu.apply(input)
 
 

@@ -4,6 +4,7 @@ Forward works on raw arrays; vjp uses ndgrad ops, so gradients are differentiabl
 gradients of the broadcast shape: the engine sums each back to its input's shape.
 """
 
+import cmath
 import math
 
 from ndgrad._dtype import bool_, result_type
@@ -14,6 +15,8 @@ from ndgrad.ops._checks import (
     invalid_combination,
     is_tensor,
     kind_checked,
+    no_complex,
+    no_complex_kernel,
     promoted_with,
     refuse_bool,
     require_kind,
@@ -22,9 +25,10 @@ from ndgrad.ops._checks import (
 )
 from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, operand_or_raise
 from ndgrad.ops.comparison import logical_and, where
+from ndgrad.ops.complex_numbers import conjugate, real
 
 # NOTE: rounding.py is the rest of this family (rounding, clamping); re-exported here, its methods a base of ours.
-from ndgrad.ops.rounding import sign
+from ndgrad.ops.rounding import sgn
 from ndgrad.ops.transcendental import log
 
 __all__ = [
@@ -44,7 +48,7 @@ class Add(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
+        return grad, (grad if ctx.alpha == 1 else grad * conjugate(ctx.alpha))
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -62,7 +66,7 @@ class Sub(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+        return grad, -grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -80,7 +84,7 @@ class Rsub(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        return (-grad if ctx.alpha == 1 else grad * -ctx.alpha), grad
+        return (-grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha)), grad
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -95,7 +99,7 @@ class RsubScalar(Rsub):
 
     @staticmethod
     def vjp(ctx, grad):
-        return (-grad if ctx.alpha == 1 else grad * -ctx.alpha,)
+        return (-grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -117,7 +121,7 @@ class Mul(Op):
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        return (grad * y if need_x else None), (grad * x if need_y else None)
+        return (grad * conjugate(y) if need_x else None), (grad * conjugate(x) if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -141,7 +145,7 @@ class Div(Op):
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        return (grad / y if need_x else None), (-grad * x / (y * y) if need_y else None)
+        return (grad / conjugate(y) if need_x else None), (-grad * (x / (y * y)).conj() if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -163,7 +167,7 @@ class Reciprocal(Op):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (-grad * result * result,)
+        return (-grad * (result * result).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -243,7 +247,7 @@ class Pow(Op):
         (x,) = ctx.saved_tensors
         if ctx.exponent == 0:
             return (grad * 0,)
-        return (grad * ctx.exponent * x ** (ctx.exponent - 1),)
+        return (grad * (ctx.exponent * x ** (ctx.exponent - 1)).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -268,16 +272,21 @@ class PowTensor(Op):
     def vjp(ctx, grad):
         x, y, result = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        grad_x = grad * y * x ** (y - 1) if need_x else None
+        grad_x = grad * (y * x ** (y - 1)).conj() if need_x else None
         # NOTE: 0 ** y has no log; PyTorch defines that gradient as 0 where y >= 0, and so do we.
-        grad_y = where(logical_and(x == 0, y >= 0), 0.0, grad * result * log(x)) if need_y else None
+        grad_y = where(_zero_base(x, y), 0.0, grad * (result * log(x)).conj()) if need_y else None
         return grad_x, grad_y
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
         x, y, result = ctx.saved_tensors
         x_part = where(y == 0, 0.0, x_t * y * x ** (y - 1))
-        return x_part + where(logical_and(x == 0, y >= 0), 0.0, y_t * result * log(x))
+        return x_part + where(_zero_base(x, y), 0.0, y_t * result * log(x))
+
+
+def _zero_base(x, y):
+    """Where 0 ** y is 0 or 1 and PyTorch's gradient for y is 0: x == 0 and y >= 0 (Re(y) >= 0 for complex y)."""
+    return logical_and(x == 0, real(y) >= 0)
 
 
 class PowScalarBase(Op):
@@ -295,15 +304,20 @@ class PowScalarBase(Op):
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
         if ctx.base == 0:  # log(0) = -inf: PyTorch's gradient is 0 where the result is finite, else -inf
-            return (where(result < math.inf, 0.0, grad * result * -math.inf),)
-        return (grad * result * math.log(ctx.base),)
+            return (where(result.abs() < math.inf, 0.0, grad * result * -math.inf),)
+        return (grad * (result * _log(ctx.base)).conj(),)
 
     @staticmethod
     def jvp(ctx, exponent_t):
         (result,) = ctx.saved_tensors
         if ctx.base == 0:  # log(0) = -inf: PyTorch's tangent is 0 where exponent >= 0 (result 0 or 1, finite)
-            return where(result < math.inf, 0.0, exponent_t * result * -math.inf)
-        return exponent_t * result * math.log(ctx.base)
+            return where(result.abs() < math.inf, 0.0, exponent_t * result * -math.inf)
+        return exponent_t * result * _log(ctx.base)
+
+
+def _log(number):
+    """The natural log of a Python number; complex for a complex or negative one."""
+    return math.log(number) if isinstance(number, (int, float)) and number > 0 else cmath.log(number)
 
 
 class Neg(Op):
@@ -337,12 +351,12 @@ class Abs(Op):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * sign(x),)
+        return (grad * sgn(x),)
 
     @staticmethod
     def jvp(ctx, x_t):
         (x,) = ctx.saved_tensors
-        return x_t * sign(x)
+        return real(x_t * sgn(x).conj())  # for a complex input: the change of |z| along x_t, a real number
 
 
 class DivRounding(Op):
@@ -419,7 +433,7 @@ class Lerp(Op):
 
     @staticmethod
     def vjp(ctx, grad):
-        return grad * (1 - ctx.weight), grad * ctx.weight
+        return grad * conjugate(1 - ctx.weight), grad * conjugate(ctx.weight)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -440,7 +454,7 @@ class LerpTensor(Op):
     @staticmethod
     def vjp(ctx, grad):
         x, y, weight = ctx.saved_tensors
-        return grad * (1 - weight), grad * weight, grad * (y - x)
+        return grad * (1 - weight).conj(), grad * weight.conj(), grad * (y - x).conj()
 
     @staticmethod
     def jvp(ctx, x_t, y_t, weight_t):
@@ -556,6 +570,7 @@ def _check_rounding_mode(input, other, rounding_mode):
             f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'"
         )
     refuse_bool(input, other, f"div_{rounding_mode}_cpu")
+    no_complex_kernel(f"div_{rounding_mode}_cpu", input, other)
     check_zero_division(input, other)
 
 
@@ -575,6 +590,7 @@ def reciprocal(input):
 def floor_divide(input, other):
     """Elementwise division rounded down (see torch.floor_divide)."""
     refuse_bool(input, other, "div_floor_cpu")
+    no_complex_kernel("div_floor_cpu", input, other)
     check_zero_division(input, other)
     return FloorDivide.apply(input, other)
 
@@ -582,6 +598,7 @@ def floor_divide(input, other):
 def remainder(input, other):
     """Python's %: the result has the sign of other (see torch.remainder)."""
     refuse_bool(input, other, "remainder_cpu")
+    no_complex_kernel("remainder_cpu", input, other)
     check_zero_division(input, other)
     if is_tensor(other):
         return Remainder.apply(first_as_tensor(input, other), other)
@@ -591,6 +608,7 @@ def remainder(input, other):
 def fmod(input, other):
     """C's fmod: the result has the sign of input (see torch.fmod)."""
     refuse_bool(input, other, "fmod_cpu")
+    no_complex_kernel("fmod_cpu", input, other)
     check_zero_division(input, other)
     if is_tensor(other):
         return Fmod.apply(input, other)
@@ -712,6 +730,7 @@ def _div_(self, other, rounding_mode):
 def _remainder_(self, other, tensor_op, number_op, kernel):
     other = operand_or_raise(other)
     refuse_bool(self, other, kernel)
+    no_complex_kernel(kernel, self, other)
     check_zero_division(self, other)
     check_castable(self, other)
     if is_tensor(other) or number_op is None:  # floor_divide has one overload: a number is an input
@@ -790,6 +809,7 @@ class ArithmeticMethods:
         return Neg.apply_(_negatable(self))
     negative_ = neg_
     def abs_(self):
+        no_complex(self, "In-place abs is not supported for complex tensors.", RuntimeError)
         return Abs.apply_(kind_checked(self, "abs_cpu", "iufc"))
     absolute_ = abs_
     def reciprocal_(self):

@@ -2,7 +2,16 @@
 where, maximum/minimum and fmax/fmin, whose gradients follow PyTorch's conventions at ties and NaNs."""
 
 from ndgrad._dtype import bool_, get_default_dtype, result_type, uint8
-from ndgrad.ops._checks import as_tensor, check_castable, first_as_tensor, is_tensor, require_tensor, zeros_like_grad
+from ndgrad.ops._checks import (
+    as_tensor,
+    check_castable,
+    first_as_tensor,
+    is_tensor,
+    no_complex,
+    no_complex_kernel,
+    require_tensor,
+    zeros_like_grad,
+)
 from ndgrad.ops._op import BINARY, TERNARY, Op, operand, operand_or_raise
 
 __all__ = [
@@ -288,21 +297,25 @@ def ne(input, other):
 
 def lt(input, other):
     """Elementwise < (see torch.lt)."""
+    no_complex_kernel("lt_cpu", input, other)  # complex numbers have no order
     return Lt.apply(input, other)
 
 
 def le(input, other):
     """Elementwise <= (see torch.le)."""
+    no_complex_kernel("le_cpu", input, other)
     return Le.apply(input, other)
 
 
 def gt(input, other):
     """Elementwise > (see torch.gt)."""
+    no_complex_kernel("gt_cpu", input, other)
     return Gt.apply(input, other)
 
 
 def ge(input, other):
     """Elementwise >= (see torch.ge)."""
+    no_complex_kernel("ge_cpu", input, other)
     return Ge.apply(input, other)
 
 
@@ -321,11 +334,13 @@ def isinf(input):
 
 def isposinf(input):
     """True where input is +inf (see torch.isposinf)."""
+    no_complex(input, "isposinf does not support complex inputs.", RuntimeError)
     return IsPosInf.apply(input)
 
 
 def isneginf(input):
     """True where input is -inf (see torch.isneginf)."""
+    no_complex(input, "isneginf does not support complex inputs.", RuntimeError)
     return IsNegInf.apply(input)
 
 
@@ -457,6 +472,8 @@ def where(condition, input=None, other=None):
 def _selection(function, cls, input, other):
     require_tensor(function, input, "input", 1)
     require_tensor(function, other, "other", 2)
+    for tensor in (input, other):
+        no_complex(tensor, f"{function} not implemented for complex tensors.", RuntimeError)
     return cls.apply(input, other)
 
 
@@ -521,12 +538,16 @@ class ComparisonMethods:
     def ne_(self, other):
         return _relation_(Ne, NeTensor, self, other)
     def lt_(self, other):
+        no_complex_kernel("lt_cpu", self, other)
         return _relation_(Lt, LtTensor, self, other)
     def le_(self, other):
+        no_complex_kernel("le_cpu", self, other)
         return _relation_(Le, LeTensor, self, other)
     def gt_(self, other):
+        no_complex_kernel("gt_cpu", self, other)
         return _relation_(Gt, GtTensor, self, other)
     def ge_(self, other):
+        no_complex_kernel("ge_cpu", self, other)
         return _relation_(Ge, GeTensor, self, other)
     greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
     def isnan(self):

@@ -1,4 +1,4 @@
-"""Layer ops of torch.nn.functional: linear, bilinear, embedding, one_hot, dropout, distances."""
+"""Layer ops of torch.nn.functional: linear, bilinear, embedding, one_hot, distances (cosine, pairwise, pdist)."""
 
 import math
 
@@ -8,13 +8,15 @@ from ndgrad._dtype import int64
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
 from ndgrad.ops._op import INDEXING, MATMUL, Op
-from ndgrad.ops.gather_scatter import IndexAdd
+from ndgrad.ops.comparison import where
+from ndgrad.ops.dropout import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
+from ndgrad.ops.gather_scatter import IndexAdd, IndexSelect
 from ndgrad.ops.linalg import matmul
 from ndgrad.ops.reduction import LinalgVectorNorm, norm
 
-# torch.embedding and torch.dropout take other arguments than F.embedding and F.dropout: not at top level
-__all__ = ["cosine_similarity", "pairwise_distance", "bilinear"]
-FUNCTIONAL = ["linear", "embedding", "one_hot", "dropout", "cosine_similarity", "pairwise_distance", "bilinear"]
+# torch.embedding takes other arguments than F.embedding: not at top level
+__all__ = ["cosine_similarity", "pairwise_distance", "pdist", "bilinear"]
+FUNCTIONAL = ["linear", "embedding", "one_hot", "cosine_similarity", "pairwise_distance", "pdist", "bilinear"]
 
 
 class Addmm(products.Addmm):
@@ -88,6 +90,51 @@ class Norm(LinalgVectorNorm):
 
     name, family = "pairwise_distance", MATMUL
     node_name = "NormBackward1"
+
+
+class Pdist(Op):
+    """torch.pdist: the p-norm distance between every pair of rows i < j, pairs in row-major order."""
+
+    name, family = "pdist", MATMUL
+    saves = ("x", "result")
+
+    @staticmethod
+    def forward(xp, x, p):
+        rows, cols = np.triu_indices(x.shape[0], 1)
+        return xp.linalg.norm(x[rows] - x[cols], ord=p, axis=1).astype(x.dtype)
+
+    @staticmethod
+    def slopes(ctx, difference, distance):
+        """d distance / d difference for each pair, 0 where the distance is 0 (torch's _pdist_backward)."""
+        p, distance = ctx.p, distance.unsqueeze(1)
+        if p == 0:
+            return difference * 0
+        if p == 1:
+            return difference.sign()
+        if p == math.inf:
+            return difference.sign() * (difference.abs() == distance)
+        if p < 2:
+            ratio = difference.sign() * (difference.abs() / distance) ** (p - 1)
+        else:
+            ratio = difference * difference.abs() ** (p - 2) / distance ** (p - 1)
+        return where(distance == 0, 0.0, ratio)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, distance = ctx.saved_tensors
+        rows, cols = np.triu_indices(x.shape[0], 1)
+        difference = IndexSelect.apply(x, dim=0, index=rows) - IndexSelect.apply(x, dim=0, index=cols)
+        pairs = grad.unsqueeze(1) * Pdist.slopes(ctx, difference, distance)
+        towards = IndexAdd.apply(_zeros(x.shape, grad), pairs, dim=0, index=rows, alpha=1)
+        return (IndexAdd.apply(towards, pairs, dim=0, index=cols, alpha=-1),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, distance = ctx.saved_tensors
+        rows, cols = np.triu_indices(x.shape[0], 1)
+        difference = IndexSelect.apply(x, dim=0, index=rows) - IndexSelect.apply(x, dim=0, index=cols)
+        difference_t = IndexSelect.apply(x_t, dim=0, index=rows) - IndexSelect.apply(x_t, dim=0, index=cols)
+        return (Pdist.slopes(ctx, difference, distance) * difference_t).sum(1)
 
 
 def _constant(array, like):
@@ -229,20 +276,6 @@ def one_hot(tensor, num_classes=-1):
     return Tensor._wrap(result) if type(tensor._data) is np.ndarray else _constant(result, tensor).long()
 
 
-def dropout(input, p=0.5, training=True, inplace=False):
-    """Zeroes each element with probability p and scales the rest by 1 / (1 - p), in training only."""
-    from ndgrad._creation import _RandomState
-
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
-        return input
-    keep = _RandomState.generator.random(input.shape) >= p
-    mask = keep / (1.0 - p) if p < 1 else keep.astype(np.float64)
-    mask = _constant(mask, input)
-    return input.mul_(mask) if inplace else input * mask
-
-
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Cosine of the angle between x1 and x2 along ``dim`` (see torch.nn.functional.cosine_similarity)."""
     from ndgrad.ops.joining import broadcast_tensors
@@ -261,6 +294,17 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     difference = x1 - x2 + eps
     dims = (difference.ndim - 1,) if difference.ndim else None
     return Norm.apply(difference, dim=dims, keepdim=keepdim, ord=float(p), dtype=None)
+
+
+def pdist(input, p=2):
+    """The p-norm distances between the rows of a 2-d input, each pair once (see torch.nn.functional.pdist)."""
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    return Pdist.apply(input, p=float(p))
 
 
 class LayersMethods:

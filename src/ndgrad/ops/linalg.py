@@ -21,7 +21,7 @@ class Dot(Op):
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        return (grad * y if need_x else None), (grad * x if need_y else None)
+        return (grad * y.conj() if need_x else None), (grad * x.conj() if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -44,8 +44,8 @@ class Mv(Op):
     def vjp(ctx, grad):
         matrix, vector = ctx.saved_tensors
         need_matrix, need_vector = ctx.needs_input_grad
-        grad_matrix = mm(grad.unsqueeze(1), vector.unsqueeze(0)) if need_matrix else None
-        return grad_matrix, (mv(matrix.t(), grad) if need_vector else None)
+        grad_matrix = mm(grad.unsqueeze(1), vector.conj().unsqueeze(0)) if need_matrix else None
+        return grad_matrix, (mv(matrix.t().conj(), grad) if need_vector else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -68,7 +68,7 @@ class Mm(Op):
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        return (mm(grad, y.t()) if need_x else None), (mm(x.t(), grad) if need_y else None)
+        return (mm(grad, y.t().conj()) if need_x else None), (mm(x.t().conj(), grad) if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -92,8 +92,8 @@ class Bmm(Op):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
         return (
-            bmm(grad, y.transpose(1, 2)) if need_x else None,
-            bmm(x.transpose(1, 2), grad) if need_y else None,
+            bmm(grad, y.transpose(1, 2).conj()) if need_x else None,
+            bmm(x.transpose(1, 2).conj(), grad) if need_y else None,
         )
 
     @staticmethod
@@ -148,10 +148,17 @@ def bmm(input, mat2):
 
 
 def _check_same_dtype(name, a, b):
-    _check(a.dtype is b.dtype,
-           f"expected m1 and m2 to have the same dtype, but got: {a.dtype.cpp_name} != {b.dtype.cpp_name}"
-           if name != "dot" else
-           f"dot : expected both vectors to have same dtype, but found {a.dtype.title} and {b.dtype.title}")
+    if a.dtype is b.dtype:
+        return
+    if name == "dot":
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {a.dtype.title} and "
+                           f"{b.dtype.title}")
+    if name == "mv":  # PyTorch runs mv as addmv into a result of the vector's dtype
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {b.dtype.title}, {a.dtype.title}, "
+                           f"and {b.dtype.title}")
+    if name == "bmm":
+        raise RuntimeError(f"expected scalar type {a.dtype.title} but found {b.dtype.title}")
+    raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.cpp_name} != {b.dtype.cpp_name}")
 
 
 def matmul(input, other):

@@ -1,4 +1,4 @@
-"""Normalisation ops: layer_norm, batch_norm, group_norm, instance_norm, normalize."""
+"""Normalisation ops: layer_norm, rms_norm, batch_norm, group_norm, instance_norm, normalize, local_response_norm."""
 
 import math
 
@@ -7,8 +7,10 @@ import numpy as np
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops._op import REDUCTION, Op
 
-__all__ = ["layer_norm", "batch_norm", "group_norm", "instance_norm"]
-FUNCTIONAL = ["layer_norm", "batch_norm", "group_norm", "instance_norm", "normalize"]
+__all__ = ["layer_norm", "rms_norm", "batch_norm", "group_norm", "instance_norm"]
+FUNCTIONAL = [
+    "layer_norm", "rms_norm", "batch_norm", "group_norm", "instance_norm", "normalize", "local_response_norm",
+]
 
 
 # Note [normalisation rules]: every op here is y = xhat * w + b with xhat = (x - mean) * rstd over some axes. The
@@ -173,16 +175,20 @@ def _group_xhat(ctx, x):
 
 
 # ---- functions ------------------------------------------------------------------------------------------------
-def _check_affine(x, weight, bias):
-    for t in (weight, bias):
-        if t is not None and t.dtype != x.dtype:
-            raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of {x.dtype.title}")
+def _check_affine(x, *parameters):
+    """PyTorch's CPU check: the first parameter given must have x's dtype ("mixed dtype"), then every other."""
+    given = [t for t in parameters if t is not None]
+    if given and given[0].dtype != x.dtype:
+        raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of {x.dtype.title}")
+    for t in given[1:]:
+        if t.dtype != x.dtype:
+            raise RuntimeError(f"expected scalar type {x.dtype.title} but found {t.dtype.title}")
 
 
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalise over the trailing dims ``normalized_shape`` (see torch.nn.functional.layer_norm)."""
+def _normalized_axes(function, input, normalized_shape, weight, bias=None):
+    """The trailing axes ``normalized_shape`` names, checked as torch checks layer_norm's and rms_norm's."""
     if not isinstance(normalized_shape, (tuple, list)):
-        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+        raise TypeError(f"{function}(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
                         f"{type(normalized_shape).__name__}")
     normalized_shape = tuple(normalized_shape)
     k = len(normalized_shape)
@@ -194,18 +200,36 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
                                f"{list(t.shape)} and normalized_shape = {list(normalized_shape)}")
     if input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        star = "*, " if function == "layer_norm" else "*"
         raise RuntimeError(f"Given normalized_shape={list(normalized_shape)}, expected input with shape "
-                           f"[*, {', '.join(map(str, normalized_shape))}], but got input of size"
+                           f"[{star}{', '.join(map(str, normalized_shape))}], but got input of size"
                            f"{list(input.shape)}")
+    return tuple(range(input.ndim - k, input.ndim))
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalise over the trailing dims ``normalized_shape`` (see torch.nn.functional.layer_norm)."""
+    axes = _normalized_axes("layer_norm", input, normalized_shape, weight, bias)
     _check_affine(input, weight, bias)
-    axes = tuple(range(input.ndim - k, input.ndim))
     return NativeLayerNorm.apply(input, weight, bias, axes=axes, eps=eps)
+
+
+def rms_norm(input, normalized_shape, weight=None, eps=None):
+    """input / sqrt(mean(input^2) + eps) over the trailing dims ``normalized_shape``, times weight; eps defaults to
+    the dtype's machine epsilon (see torch.nn.functional.rms_norm). A composite, as in PyTorch."""
+    axes = _normalized_axes("rms_norm", input, normalized_shape, weight)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"rms_norm\" not implemented for '{input.dtype.title}'")
+    eps = float(np.finfo(input.dtype.numpy).eps) if eps is None else eps
+    result = input * input.pow(2).mean(axes, keepdim=True).add(eps).rsqrt()
+    return result if weight is None else result * weight
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
     """Normalise each channel (dim 1) over the batch and the other dims (see torch.nn.functional.batch_norm).
 
-    In training the batch statistics are used, and the running ones (if given) move towards them in place."""
+    In training the batch statistics are used, and the running ones (if given) move towards them in place by
+    ``momentum``: a float, as torch's; nn.BatchNorm passes 1 / batches seen for a cumulative average."""
     if input.ndim < 2:
         rank = max(input.ndim, 1)
         raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got 1)")
@@ -215,13 +239,21 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if count == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                              f"torch.Size({list(input.shape)})")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if not isinstance(momentum, (int, float)):
+        raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not {type(momentum).__name__}")
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
                     ("bias", bias)):
+        if t is None and not training and name.startswith("running"):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
         if t is not None and t.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
-    _check_affine(input, weight, bias)
-    if not training and (running_mean is None or running_var is None):
-        raise RuntimeError("running_mean must be defined in evaluation mode")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
+    _check_affine(input, weight, bias, running_mean, running_var)
     if training and (running_mean is not None or running_var is not None):
         _update_running(input, running_mean, running_var, momentum)
     stats = {} if training else {"running_mean": running_mean._data.copy(), "running_var": running_var._data.copy()}
@@ -275,6 +307,28 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         if running_var is not None and use_input_stats:
             running_var._write(var._data.reshape(n, c).mean(axis=0).astype(running_var._data.dtype))
     return out.view(input.shape)
+
+
+def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """Each channel divided by (k + alpha * mean of squares over ``size`` neighbouring channels)^beta (see
+    torch.nn.functional.local_response_norm); average pooling over the channels, as torch composes it."""
+    from ndgrad.ops.pooling import avg_pool2d, avg_pool3d
+    from ndgrad.ops.resampling import pad
+
+    if input.ndim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {input.ndim} "
+                         "dimensions)")
+    if input.numel() == 0:
+        return input
+    squares = input.mul(input)
+    if input.ndim == 3:
+        squares = pad(squares.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
+        average = avg_pool2d(squares, (size, 1), stride=1).squeeze(1)
+    else:
+        shape = input.shape
+        squares = pad(squares.view(shape[0], 1, shape[1], shape[2], -1), (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        average = avg_pool3d(squares, (size, 1, 1), stride=1).squeeze(1).view(shape)
+    return input / average.mul(alpha).add(k).pow(beta)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

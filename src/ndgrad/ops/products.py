@@ -1,15 +1,16 @@
-"""Products and contractions: einsum, trace, the addmm family, cross, and the composites outer, inner, kron,
-tensordot, vecdot, multi_dot and matrix_power, built from mm/bmm/mul and shape ops as PyTorch builds them."""
+"""Products: trace, the addmm family, cross, vdot, and the composites outer, inner, kron, tensordot, vecdot,
+multi_dot and matrix_power, built from mm/bmm/mul and shape ops as PyTorch builds them (einsum has its own module)."""
 
 import math
 
 from ndgrad.ops._op import MATMUL, Op
+from ndgrad.ops.complex_numbers import conjugate
 from ndgrad.ops.linalg import bmm, mm, mv
 from ndgrad.ops.shape import UnsafeView, permute, reshape, wrap_dim
 
 __all__ = [
-    "einsum", "outer", "ger", "inner", "kron", "tensordot", "trace", "addmm", "addmv", "addbmm", "baddbmm", "cross",
-    "matrix_power", "cdist",
+    "outer", "ger", "inner", "kron", "tensordot", "trace", "addmm", "addmv", "addbmm", "baddbmm", "cross",
+    "matrix_power", "cdist", "vdot",
 ]
 FUNCTIONAL = []  # the names torch.nn.functional has (ndgrad.nn.functional re-exports them)
 LINALG = ["vecdot", "multi_dot", "matrix_power"]  # the names torch.linalg has
@@ -18,196 +19,6 @@ LINALG = ["vecdot", "multi_dot", "matrix_power"]  # the names torch.linalg has
 def _check(condition, message, error=RuntimeError):
     if not condition:
         raise error(message)
-
-
-# ---- einsum ---------------------------------------------------------------------------------------------------
-# NOTE: PyTorch records einsum as the permutes, views and bmm it runs; ndgrad records one EinsumBackward0 node per
-# pairwise contraction, whose vjp is einsum again (so it is differentiable to any order).
-class Einsum(Op):
-    """One contraction of two operands, given as explicit subscripts ``equation`` ('ij,jk->ik', no '...')."""
-
-    family = MATMUL
-    node_name = "EinsumBackward0"
-    saves = ("x", "y")
-
-    @staticmethod
-    def forward(xp, x, y, equation):
-        return xp.einsum(equation, x, y, optimize=True)  # optimize: BLAS (tensordot) where it can
-
-    @staticmethod
-    def vjp(ctx, grad):
-        x, y = ctx.saved_tensors
-        inputs, out = ctx.equation.split("->")
-        sx, sy = inputs.split(",")
-        need_x, need_y = ctx.needs_input_grad
-        return (
-            _einsum_grad(grad, out, [(y, sy)], sx, x.shape) if need_x else None,
-            _einsum_grad(grad, out, [(x, sx)], sy, y.shape) if need_y else None,
-        )
-
-    @staticmethod
-    def jvp(ctx, x_t, y_t):
-        x, y = ctx.saved_tensors
-        return Einsum.apply(x_t, y, equation=ctx.equation) + Einsum.apply(x, y_t, equation=ctx.equation)
-
-
-class EinsumUnary(Op):
-    """einsum of one operand: a permutation, diagonal and sum in one ('iij->j')."""
-
-    family = MATMUL
-    node_name = "EinsumBackward0"
-
-    @staticmethod
-    def forward(xp, x, equation):
-        return xp.einsum(equation, x)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        sx, out = ctx.equation.split("->")
-        return (_einsum_grad(grad, out, [], sx, ctx.input_shapes[0]),)
-
-    @staticmethod
-    def jvp(ctx, x_t):
-        return EinsumUnary.apply(x_t, equation=ctx.equation)
-
-
-def _contract(operands, subscripts, out):
-    """einsum of explicit subscripts, contracted pairwise left to right, keeping the letters needed later."""
-    if len(operands) == 1:
-        (x,), (sx,) = operands, subscripts
-        if sx == out:
-            return x
-        return EinsumUnary.apply(x, equation=f"{sx}->{out}")
-    x, sx = operands[0], subscripts[0]
-    for i in range(1, len(operands)):
-        y, sy = operands[i], subscripts[i]
-        if i == len(operands) - 1:
-            keep = out
-        else:
-            later = set(out).union(*subscripts[i + 1:])
-            keep = "".join(dict.fromkeys(c for c in sx + sy if c in later))
-        x, sx = Einsum.apply(x, y, equation=f"{sx},{sy}->{keep}"), keep
-    return x
-
-
-def _einsum_grad(grad, out, others, sx, shape):
-    """The gradient of an einsum with respect to the operand with subscripts ``sx`` (letters may repeat)."""
-    from ndgrad._creation import eye
-
-    sizes = dict(zip(sx, shape))
-    unique = "".join(dict.fromkeys(sx))
-    present = "".join(c for c in unique if c in out or any(c in s for _, s in others))
-    g = _contract([grad] + [t for t, _ in others], [out] + [s for _, s in others], present)
-    if present != unique:  # letters summed out of this operand alone: their gradient is a broadcast
-        g = g.reshape(tuple(sizes[c] if c in present else 1 for c in unique)).expand(tuple(sizes[c] for c in unique))
-    if unique == sx:
-        return g
-    # A repeated letter reads a diagonal: put the gradient back on it, a product with the identity per repeat.
-    free = iter(c for c in _LETTERS if c not in sx)
-    renamed, identities, seen = [], [], set()
-    for c in sx:
-        if c in seen:
-            new = next(free)
-            identities.append((eye(sizes[c], dtype=grad.dtype, device=grad.device), c + new))
-            renamed.append(new)
-        else:
-            seen.add(c)
-            renamed.append(c)
-    return _contract([g] + [t for t, _ in identities], [unique] + [s for _, s in identities], "".join(renamed))
-
-
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def _parse_einsum(equation, operands):
-    """Explicit subscripts for each operand and the output, with '...' replaced by letters of their own."""
-    equation = equation.replace(" ", "")
-    inputs, arrow, out = equation.partition("->")
-    terms = inputs.split(",")
-    _check(len(terms) <= len(operands), "einsum(): fewer operands were provided than specified in the equation")
-    _check(len(terms) >= len(operands), "einsum(): more operands were provided than specified in the equation")
-    for i, c in enumerate(equation):
-        if not (c in _LETTERS or c in ",->."):
-            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation string, subscripts "
-                               "must be in [a-zA-Z]")
-    spare = [c for c in _LETTERS if c not in equation]
-    ellipsis_dims = 0
-    for term, x in zip(terms, operands):
-        letters = len(term.replace("...", ""))
-        if "..." in term:
-            _check(x.ndim >= letters, f"einsum(): the number of subscripts in the equation ({letters}) is more than "
-                   f"the number of dimensions ({x.ndim}) for operand {terms.index(term)}")
-            ellipsis_dims = max(ellipsis_dims, x.ndim - letters)
-        else:
-            _check(x.ndim == letters, f"einsum(): the number of subscripts in the equation ({letters}) does not match "
-                   f"the number of dimensions ({x.ndim}) for operand {terms.index(term)} and no ellipsis was given")
-    ellipsis = "".join(spare[:ellipsis_dims])
-    subscripts = []
-    for term, x in zip(terms, operands):
-        n = x.ndim - len(term.replace("...", ""))
-        subscripts.append(term.replace("...", ellipsis[ellipsis_dims - n:]) if "..." in term else term)
-    if not arrow:
-        counts = {}
-        for c in inputs:
-            counts[c] = counts.get(c, 0) + 1
-        out = ellipsis + "".join(sorted(c for c, n in counts.items() if n == 1 and c in _LETTERS))
-    else:
-        for c in out.replace("...", ""):
-            _check(c in inputs, f"einsum(): output subscript {c} does not appear in the equation for any input "
-                   "operand")
-            _check(out.replace("...", "").count(c) == 1, f"einsum(): output subscript {c} appears more than once "
-                   "in the output")
-        out = out.replace("...", ellipsis)
-    return subscripts, out
-
-
-def _sublist_equation(arguments):
-    """einsum(x, [0, 1], y, [1, 2], [0, 2]): the sublist form as an equation and its operands."""
-    def subscripts(sublist):
-        letters = []
-        for item in sublist:
-            if item is Ellipsis:
-                letters.append("...")
-                continue
-            if not 0 <= item < 52:
-                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
-            letters.append(_SUBLIST_LETTERS[item])
-        return "".join(letters)
-
-    operands, terms = arguments[0::2], arguments[1::2]
-    output = None
-    if len(terms) < len(operands):  # the last item is a sublist too: the output
-        operands, output = operands[:-1], operands[-1]
-    equation = ",".join(subscripts(t) for t in terms[:len(operands)])
-    if output is not None:
-        equation += "->" + subscripts(output)
-    return equation, operands
-
-
-_SUBLIST_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # PyTorch's order: 0 is 'A', 26 is 'a'
-
-
-def einsum(equation, *operands):
-    """Sum of products over the subscripts of ``equation`` (see torch.einsum); also the sublist form
-    einsum(x, [0, 1], y, [1, 2], [0, 2])."""
-    if not isinstance(equation, str):
-        equation, operands = _sublist_equation((equation, *operands))
-    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    subscripts, out = _parse_einsum(equation, operands)
-    sizes = {}
-    for i, (x, s) in enumerate(zip(operands, subscripts)):
-        for c, n in zip(s, x.shape):
-            seen = sizes.get(c, 1)
-            _check(n == 1 or seen == 1 or n == seen, f"einsum(): subscript {c} has size {n} for operand {i} which "
-                   f"does not broadcast with previously seen size {seen}")
-            sizes[c] = max(seen, n)
-    # Size-1 dims broadcast: expand them first, so each contraction sees equal sizes.
-    operands = [x if all(sizes[c] == n for c, n in zip(s, x.shape)) else x.expand(tuple(sizes[c] for c in s))
-                for x, s in zip(operands, subscripts)]
-    if len(operands) == 1:  # even 'ij->ij' makes a new tensor
-        return EinsumUnary.apply(operands[0], equation=f"{subscripts[0]}->{out}")
-    return _contract(operands, subscripts, out)
 
 
 # ---- trace, addmm family, cross -------------------------------------------------------------------------------
@@ -232,6 +43,11 @@ class Trace(Op):
 
 
 def _scaled(tensor, factor):
+    """tensor * conj(factor): the gradient of a product by the number ``factor``."""
+    return tensor if factor == 1 else tensor * conjugate(factor)
+
+
+def _times(tensor, factor):
     return tensor if factor == 1 else tensor * factor
 
 
@@ -258,14 +74,14 @@ class Addmm(Op):
         need_input, need_1, need_2 = ctx.needs_input_grad
         return (
             _scaled(grad, ctx.beta) if need_input else None,
-            _scaled(mm(grad, mat2.t()), ctx.alpha) if need_1 else None,
-            _scaled(mm(mat1.t(), grad), ctx.alpha) if need_2 else None,
+            _scaled(mm(grad, mat2.t().conj()), ctx.alpha) if need_1 else None,
+            _scaled(mm(mat1.t().conj(), grad), ctx.alpha) if need_2 else None,
         )
 
     @staticmethod
     def jvp(ctx, input_t, mat1_t, mat2_t):
         mat1, mat2 = ctx.saved_tensors
-        return _scaled(input_t, ctx.beta) + _scaled(mm(mat1_t, mat2) + mm(mat1, mat2_t), ctx.alpha)
+        return _times(input_t, ctx.beta) + _times(mm(mat1_t, mat2) + mm(mat1, mat2_t), ctx.alpha)
 
 
 class Addmv(Op):
@@ -285,14 +101,14 @@ class Addmv(Op):
         need_input, need_mat, need_vec = ctx.needs_input_grad
         return (
             _scaled(grad, ctx.beta) if need_input else None,
-            _scaled(mm(grad.unsqueeze(1), vec.unsqueeze(0)), ctx.alpha) if need_mat else None,
-            _scaled(mv(mat.t(), grad), ctx.alpha) if need_vec else None,
+            _scaled(mm(grad.unsqueeze(1), vec.conj().unsqueeze(0)), ctx.alpha) if need_mat else None,
+            _scaled(mv(mat.t().conj(), grad), ctx.alpha) if need_vec else None,
         )
 
     @staticmethod
     def jvp(ctx, input_t, mat_t, vec_t):
         mat, vec = ctx.saved_tensors
-        return _scaled(input_t, ctx.beta) + _scaled(mv(mat_t, vec) + mv(mat, vec_t), ctx.alpha)
+        return _times(input_t, ctx.beta) + _times(mv(mat_t, vec) + mv(mat, vec_t), ctx.alpha)
 
 
 class Baddbmm(Op):
@@ -312,14 +128,14 @@ class Baddbmm(Op):
         need_input, need_1, need_2 = ctx.needs_input_grad
         return (
             _scaled(grad, ctx.beta) if need_input else None,
-            _scaled(bmm(grad, batch2.transpose(1, 2)), ctx.alpha) if need_1 else None,
-            _scaled(bmm(batch1.transpose(1, 2), grad), ctx.alpha) if need_2 else None,
+            _scaled(bmm(grad, batch2.transpose(1, 2).conj()), ctx.alpha) if need_1 else None,
+            _scaled(bmm(batch1.transpose(1, 2).conj(), grad), ctx.alpha) if need_2 else None,
         )
 
     @staticmethod
     def jvp(ctx, input_t, batch1_t, batch2_t):
         batch1, batch2 = ctx.saved_tensors
-        return _scaled(input_t, ctx.beta) + _scaled(bmm(batch1_t, batch2) + bmm(batch1, batch2_t), ctx.alpha)
+        return _times(input_t, ctx.beta) + _times(bmm(batch1_t, batch2) + bmm(batch1, batch2_t), ctx.alpha)
 
 
 class Addbmm(Op):
@@ -340,15 +156,15 @@ class Addbmm(Op):
         grads = grad.unsqueeze(0).expand((batch1.shape[0],) + tuple(grad.shape))
         return (
             _scaled(grad, ctx.beta) if need_input else None,
-            _scaled(bmm(grads, batch2.transpose(1, 2)), ctx.alpha) if need_1 else None,
-            _scaled(bmm(batch1.transpose(1, 2), grads), ctx.alpha) if need_2 else None,
+            _scaled(bmm(grads, batch2.transpose(1, 2).conj()), ctx.alpha) if need_1 else None,
+            _scaled(bmm(batch1.transpose(1, 2).conj(), grads), ctx.alpha) if need_2 else None,
         )
 
     @staticmethod
     def jvp(ctx, input_t, batch1_t, batch2_t):
         batch1, batch2 = ctx.saved_tensors
         product = (bmm(batch1_t, batch2) + bmm(batch1, batch2_t)).sum(0)
-        return _scaled(input_t, ctx.beta) + _scaled(product, ctx.alpha)
+        return _times(input_t, ctx.beta) + _times(product, ctx.alpha)
 
 
 class LinalgCross(Op):
@@ -367,8 +183,8 @@ class LinalgCross(Op):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
         return (
-            LinalgCross.apply(y, grad, dim=ctx.dim) if need_x else None,
-            LinalgCross.apply(grad, x, dim=ctx.dim) if need_y else None,
+            LinalgCross.apply(y.conj(), grad, dim=ctx.dim) if need_x else None,
+            LinalgCross.apply(grad, x.conj(), dim=ctx.dim) if need_y else None,
         )
 
     @staticmethod
@@ -377,12 +193,34 @@ class LinalgCross(Op):
         return LinalgCross.apply(x_t, y, dim=ctx.dim) + LinalgCross.apply(x, y_t, dim=ctx.dim)
 
 
-# NOTE: no ``name``: torch defines no second derivative of cdist, so the op table's higher-order tests have no
-# oracle; tests/ops/test_errors_products.py checks it against torch (first order) and finite differences.
-class Cdist(Op):
-    """torch.cdist: the p-norm distance between each row of x1 and each row of x2, batched."""
+class Vdot(Op):
+    """torch.vdot: the inner product of two 1-D tensors with the first conjugated, sum(conj(x) * y)."""
 
-    family = MATMUL
+    name, family = "vdot", MATMUL
+    saves = ("x", "y")
+    saved_for = {"x": "y", "y": "x"}
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.vdot(x, y)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        need_x, need_y = ctx.needs_input_grad
+        return (grad.conj() * y if need_x else None), (grad * x if need_y else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return Vdot.apply(x_t, y) + Vdot.apply(x, y_t)
+
+
+class Cdist(Op):
+    """torch.cdist: the p-norm distance between each row of x1 and each row of x2, batched. Its second derivative
+    is ndgrad's own: torch defines none (tests/ops/exceptions.py)."""
+
+    name, family = "cdist", MATMUL
     saves = ("x1", "x2", "result")
 
     @staticmethod
@@ -430,12 +268,48 @@ def _cdist_weights(x1, x2, result, p):
     return where(dist == 0, 0.0, diff.sign() * diff.abs() ** (p - 1) / safe ** (p - 1))
 
 
-def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    """Pairwise p-norm distances between the rows of x1 and those of x2 (see torch.cdist).
+# NOTE: no ``name``: the op table calls ops by their torch name, and torch's is private (torch._euclidean_dist);
+# tests/ops/test_linalg.py checks it through cdist against torch.
+class EuclideanDist(Op):
+    """The p = 2 distances of cdist in PyTorch's matrix-product form, |x1|^2 + |x2|^2 - 2 x1 x2^T, clamped at 0
+    before the square root: what cdist runs for many rows or compute_mode='use_mm_for_euclid_dist'."""
 
-    NOTE: every compute_mode computes the distances directly (PyTorch's mm form records EuclideanDistBackward0)."""
-    if compute_mode not in ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
-                            "donot_use_mm_for_euclid_dist"):
+    family = MATMUL
+    saves = ("x1", "x2", "result")
+
+    @staticmethod
+    def forward(xp, x1, x2):
+        x1_norm, x2_norm = (x1 * x1).sum(-1, keepdims=True), (x2 * x2).sum(-1, keepdims=True)
+        x1_ = xp.concatenate([-2 * x1, x1_norm, xp.ones_like(x1_norm)], -1)
+        x2_ = xp.concatenate([x2, xp.ones_like(x2_norm), x2_norm], -1)
+        return xp.sqrt(xp.maximum(x1_ @ xp.swapaxes(x2_, -1, -2), 0))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        from ndgrad.ops.comparison import where
+
+        x1, x2, result = ctx.saved_tensors
+        ratio = where(result == 0, 0.0, grad / result)  # a subgradient of 0 where the distance is 0, as PyTorch
+        return x1 * ratio.sum(-1, keepdim=True) - ratio @ x2, x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT @ x1
+
+    @staticmethod
+    def jvp(ctx, x1_t, x2_t):
+        from ndgrad.ops.comparison import where
+
+        x1, x2, result = ctx.saved_tensors
+        inner = ((x1 * x1_t).sum(-1).unsqueeze(-1) + (x2 * x2_t).sum(-1).unsqueeze(-2) - x1 @ x2_t.mT
+                 - x1_t @ x2.mT)
+        return where(result == 0, 0.0, inner / result)
+
+
+_COMPUTE_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """Pairwise p-norm distances between the rows of x1 and those of x2 (see torch.cdist). For p = 2 the
+    matrix-product form runs where PyTorch runs it: with more than 25 rows, or if compute_mode asks for it."""
+    compute_mode = _COMPUTE_MODES[0] if compute_mode is None else compute_mode
+    if compute_mode not in _COMPUTE_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     _check(x1.ndim >= 2, f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
     _check(x2.ndim >= 2, f"cdist only supports at least 2D tensors, X2 got: {x2.ndim}D")
@@ -444,11 +318,40 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     _check(x1.shape[-1] == x2.shape[-1], f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} "
            f"X2: {x2.shape[-1]}")
     _check(p >= 0, "cdist only supports non-negative p values")
-    return Cdist.apply(x1, x2, p=float(p))
+    r1, r2 = x1.shape[-2], x2.shape[-2]
+    by_products = compute_mode == _COMPUTE_MODES[1] or compute_mode == _COMPUTE_MODES[0] and max(r1, r2) > 25
+    if p != 2 or not by_products or x1.numel() == 0 or x2.numel() == 0:
+        return Cdist.apply(x1, x2, p=float(p))
+    batch = _broadcast_batch(x1.shape[:-2], x2.shape[:-2])
+    if math.prod(batch) != 1:  # one batch dimension, as PyTorch flattens it
+        x1 = x1.expand(*batch, r1, x1.shape[-1]).reshape(-1, r1, x1.shape[-1])
+        x2 = x2.expand(*batch, r2, x2.shape[-1]).reshape(-1, r2, x2.shape[-1])
+    return EuclideanDist.apply(x1, x2).view(*batch, r1, r2)
 
 
-def _same_dtype(a, b):
-    _check(a.dtype is b.dtype, f"expected m1 and m2 to have the same dtype, but got: {a.dtype.name} != {b.dtype.name}")
+def _broadcast_batch(a, b):
+    """The broadcast of two batch shapes (cdist's inputs passed the checks that they broadcast)."""
+    a, b = (1,) * (len(b) - len(a)) + tuple(a), (1,) * (len(a) - len(b)) + tuple(b)
+    return tuple(y if x == 1 else x for x, y in zip(a, b))
+
+
+def _check_product_dtypes(kind, input, first, second):
+    """PyTorch's dtype checks of the addmm family, in its order and words (``kind``: addmm, addmv, baddbmm)."""
+    dtypes = (input.dtype, first.dtype, second.dtype)
+    if dtypes[0] is dtypes[1] is dtypes[2]:
+        return
+    titles = tuple(d.title for d in dtypes)
+    if kind == "addmv":
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {', '.join(titles[:2])}, and "
+                           f"{titles[2]}")
+    if kind == "baddbmm":
+        if dtypes[0] is dtypes[1]:  # the batched product itself refuses first
+            raise RuntimeError(f"expected scalar type {titles[1]} but found {titles[2]}")
+        raise RuntimeError(f"Input dtypes must be the same, got: input {dtypes[0].cpp_name}, batch1: "
+                           f"{dtypes[1].cpp_name}, batch2: {dtypes[2].cpp_name}")
+    if dtypes[0] is not dtypes[2]:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got {titles[0]} and {titles[2]}")
+    raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {titles[1]} and {titles[2]}")
 
 
 def _check_add_input(input, shape, name):
@@ -474,7 +377,7 @@ def _check_addmm(input, mat1, mat2):
     _check(mat2.ndim == 2, "mat2 must be a matrix, got " + f"{mat2.ndim}-D tensor")
     _check(mat1.shape[1] == mat2.shape[0], f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
-    _same_dtype(mat1, mat2)
+    _check_product_dtypes("addmm", input, mat1, mat2)
     _check_add_input(input, (mat1.shape[0], mat2.shape[1]), "addmm")
 
 
@@ -490,6 +393,7 @@ def _check_addmv(input, mat, vec):
     _check(mat.shape[1] == vec.shape[0] and (input.ndim == 0 or input.shape[0] in (1, mat.shape[0])),
            f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat ({mat.shape[0]}x{mat.shape[1]}), "
            f"vec ({vec.shape[0]})")
+    _check_product_dtypes("addmv", input, mat, vec)
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
@@ -508,6 +412,7 @@ def _check_batches(batch1, batch2):
 
 def _check_baddbmm(input, batch1, batch2):
     _check_batches(batch1, batch2)
+    _check_product_dtypes("baddbmm", input, batch1, batch2)
     _check_add_input(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "baddbmm")
 
 
@@ -524,6 +429,7 @@ def _check_addbmm(input, batch1, batch2):
            f"{batch1.shape[0]} and {batch2.shape[0]}")
     _check(batch1.shape[2] == batch2.shape[1], f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x"
            f"{batch1.shape[2]} and {batch2.shape[1]}x{batch2.shape[2]})")
+    _check_product_dtypes("addbmm", input, batch1, batch2)
     _check_add_input(input, (batch1.shape[1], batch2.shape[2]), "addbmm")
 
 
@@ -537,6 +443,7 @@ def _cross(input, other, dim, name):
     import numpy as np
 
     _check(input.ndim == other.ndim, f"{name}: inputs must have the same number of dimensions.")
+    _check(input.dtype is other.dtype, f"expected scalar type {input.dtype.title} but found {other.dtype.title}")
     try:
         shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
     except ValueError:
@@ -576,6 +483,7 @@ def ger(input, vec2):
 def tensordot(a, b, dims=2):
     """Contract the last ``dims`` dims of a with the first of b, or the dims of a (list) with those of b (see
     torch.tensordot)."""
+    _check(a.dtype is b.dtype, "both inputs should have same dtype")
     if isinstance(dims, int):
         _check(dims >= 0, f"tensordot expects dims >= 0, but got dims={dims}")
         _check(dims <= a.ndim and dims <= b.ndim, f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
@@ -600,6 +508,7 @@ def inner(input, other):
     """Sum of products over the last dims of input and other (see torch.inner)."""
     if input.ndim == 0 or other.ndim == 0:
         return input * other
+    _check(input.dtype is other.dtype, "both inputs should have same dtype")
     _check(input.shape[-1] == other.shape[-1], f"inner() the last dimension must match on both input tensors but "
            f"got shapes {list(input.shape)} and {list(other.shape)}")
     return tensordot(input, other, ([-1], [-1]))
@@ -618,8 +527,21 @@ def kron(input, other):
 
 
 def vecdot(x, y, *, dim=-1):
-    """Sum of x * y over ``dim`` (see torch.linalg.vecdot)."""
-    return (x * y).sum(dim)
+    """Sum of conj(x) * y over ``dim`` (see torch.linalg.vecdot)."""
+    _check(x.dtype is y.dtype, f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+           f"{x.dtype.title} and y of type {y.dtype.title} instead")
+    return (x.conj() * y).sum(dim)
+
+
+def vdot(input, other):
+    """The inner product of two 1-D tensors, conjugating the first (see torch.vdot)."""
+    from ndgrad.ops.linalg import dot  # the same checks, in the same words
+
+    _check(input.ndim == 1 and other.ndim == 1,
+           f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    if input.dtype is not other.dtype or input.shape != other.shape:
+        dot(input, other)  # raises PyTorch's message for the mismatch
+    return Vdot.apply(input, other)
 
 
 def multi_dot(tensors):
@@ -631,6 +553,9 @@ def multi_dot(tensors):
     _check(last.ndim in (1, 2), f"multi_dot(): the last tensor must be 1D or 2D but got {last.ndim}D")
     for i, t in enumerate(tensors[1:-1], 1):
         _check(t.ndim == 2, f"multi_dot(): tensor {i} must be 2D but got {t.ndim}D")
+    for i, t in enumerate(tensors[1:], 1):
+        _check(t.dtype is first.dtype, f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+               f"{first.dtype.cpp_name} and tensor {i} {t.dtype.cpp_name}")
     matrices = [first.unsqueeze(0) if first.ndim == 1 else first, *tensors[1:-1],
                 last.unsqueeze(1) if last.ndim == 1 else last]
     result = matrices[-1]
@@ -646,7 +571,7 @@ def matrix_power(input, n):
            f"square matrices, but they are {input.shape[-2] if input.ndim >= 2 else 1} by "
            f"{input.shape[-1] if input.ndim else 1} matrices")
     if n < 0:
-        from ndgrad.ops.decompositions import inv
+        from ndgrad.linalg import inv  # the linalg package imports this module
 
         input, n = inv(input), -n
         if n == 1:
@@ -677,6 +602,8 @@ class ProductsMethods:
 
     def outer(self, vec2):
         return outer(self, vec2)
+    def vdot(self, other):
+        return vdot(self, other)
     def ger(self, vec2):
         return outer(self, vec2)
     def inner(self, other):

@@ -6,8 +6,10 @@ The reductions that select elements (max, median, kthvalue, ...) live in ops.sel
 import math
 
 from ndgrad._dtype import int64
+from ndgrad.ops._checks import no_complex
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
+from ndgrad.ops.complex_numbers import real
 from ndgrad.ops.scan import cumprod, flip, shift
 from ndgrad.ops.selection import Max, MaxDim, Min, MinDim  # noqa: F401
 from ndgrad.ops.shape import normalize_dims, wrap_dim
@@ -139,14 +141,14 @@ class Prod(Op):
         if x.ndim == 0:
             return (grad,)
         if not (x._data == 0).any():
-            return (grad * (result / x),)
-        return (grad * _products_of_others(x.reshape(-1), 0).reshape(x.shape),)
+            return (grad * (result / x).conj(),)
+        return (grad * _products_of_others(x.reshape(-1), 0).reshape(x.shape).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
         x, result = ctx.saved_tensors
         (weights,) = Prod.vjp(ctx, ones_like(result))
-        return _contract(weights, x_t, (), False)
+        return _contract(weights.conj(), x_t, (), False)
 
 
 class ProdDim(Op):
@@ -168,14 +170,14 @@ class ProdDim(Op):
             return (grad,)
         grad = _restore(grad, x.shape, (ctx.axis,), ctx.keepdim)
         if not (x._data == 0).any():
-            return (grad * (_restore(result, x.shape, (ctx.axis,), ctx.keepdim) / x),)
-        return (grad * _products_of_others(x, ctx.axis),)
+            return (grad * (_restore(result, x.shape, (ctx.axis,), ctx.keepdim) / x).conj(),)
+        return (grad * _products_of_others(x, ctx.axis).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
         x, result = ctx.saved_tensors
         (weights,) = ProdDim.vjp(ctx, ones_like(result))
-        return _contract(weights, x_t, (ctx.axis,) if x.ndim else (), ctx.keepdim)
+        return _contract(weights.conj(), x_t, (ctx.axis,) if x.ndim else (), ctx.keepdim)
 
 
 def _products_of_others(x, dim):
@@ -274,6 +276,8 @@ class StdMean(Op):
 
 def _variance(xp, x, dims, correction, keepdim):
     deviations = x - xp.mean(x, axis=dims, keepdims=True)
+    if x.dtype.kind == "c":  # |d|^2: a complex input has a real variance
+        deviations = xp.abs(deviations)
     squares = xp.sum(deviations * deviations, axis=dims, keepdims=keepdim)
     count = x.size // squares.size if squares.size else 0
     return squares / (count - correction if count > correction else 0)  # correction >= N: divide by 0, as PyTorch
@@ -296,11 +300,11 @@ def _std_backward(grad, x, std, ctx):
 
 
 def _var_jvp(x_t, x, ctx):
-    """As PyTorch: sum over the dims of 2 / (N - correction) * (x - mean) * x_t."""
+    """As PyTorch: sum over the dims of 2 / (N - correction) * Re(conj(x - mean) * x_t)."""
     dims = _all_dims(ctx.dims, x.ndim)
     dof = _count(x.shape, dims) - ctx.correction
     deviations = x - x.mean(dims, keepdim=True) if x.ndim else x - x
-    return ((2.0 / dof if dof > 0 else math.inf) * deviations * x_t).sum(dims, keepdim=ctx.keepdim)
+    return real(((2.0 / dof if dof > 0 else math.inf) * deviations.conj() * x_t).sum(dims, keepdim=ctx.keepdim))
 
 
 def _std_jvp(x_t, x, std, ctx):
@@ -329,7 +333,7 @@ class Logsumexp(Op):
     def forward(xp, x, dim, keepdim):
         if x.size == 0:
             return xp.log(xp.sum(xp.exp(x), axis=dim, keepdims=keepdim))
-        largest = xp.max(x, axis=dim, keepdims=True)
+        largest = xp.max(x.real, axis=dim, keepdims=True)  # a real shift, for complex inputs too
         largest = xp.where(xp.isinf(largest), 0, largest)  # all -inf (or an inf): shifting would give NaN
         result = xp.log(xp.sum(xp.exp(x - largest), axis=dim, keepdims=True)) + largest
         return result if keepdim else xp.squeeze(result, axis=dim)
@@ -338,7 +342,7 @@ class Logsumexp(Op):
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
         grad, result = _restore(grad, x.shape, ctx.dim, ctx.keepdim), _restore(result, x.shape, ctx.dim, ctx.keepdim)
-        return (grad * (x - result).exp(),)
+        return (grad * (x - result).exp().conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -358,9 +362,9 @@ class LinalgVectorNorm(Op):
     def forward(xp, x, dim, keepdim, ord=2, dtype=None):
         if dtype is not None:
             x = x.astype(dtype)
+        magnitudes = xp.abs(x) if x.dtype.kind == "c" or ord != 2 else x
         if ord == 2:
-            return xp.sqrt(xp.sum(x * x, axis=dim, keepdims=keepdim))
-        magnitudes = xp.abs(x)
+            return xp.sqrt(xp.sum(magnitudes * magnitudes, axis=dim, keepdims=keepdim))
         if ord == math.inf:
             return xp.max(magnitudes, axis=dim, keepdims=keepdim)
         if ord == -math.inf:
@@ -381,16 +385,16 @@ class LinalgVectorNorm(Op):
         if ord == 0:
             return (None,)  # PyTorch's gradient here is undefined (not zeros): x.grad stays None
         if ord == 1:
-            return (grad * x.sign(),)
+            return (grad * x.sgn(),)
         if ord == 2:
             return (x * where(norm == 0, 0.0, grad / where(norm == 0, 1.0, norm)),)  # no 0/0, even where masked
         if math.isinf(ord):
             mask = x.abs() == norm
-            return (x.sign() * (grad / mask.sum(dims, keepdim=True)) * mask,)
+            return (x.sgn() * (grad / mask.sum(dims, keepdim=True)) * mask,)
         if ord < 1:
-            scaled = x.sign() * where(x == 0, 0.0, x.abs() ** (ord - 1))
+            scaled = x.sgn() * where(x == 0, 0.0, x.abs() ** (ord - 1))
             return (scaled * grad * norm ** (1 - ord),)
-        scaled = x.sign() * x.abs() ** (ord - 1) if ord < 2 else x * x.abs() ** (ord - 2)
+        scaled = x.sgn() * x.abs() ** (ord - 1) if ord < 2 else x * x.abs() ** (ord - 2)
         return (scaled * where(norm == 0, 0.0, grad / norm ** (ord - 1)),)
 
     @staticmethod
@@ -399,7 +403,8 @@ class LinalgVectorNorm(Op):
         if ctx.ord == 0:
             return None  # no tangent, as PyTorch
         (weights,) = LinalgVectorNorm.vjp(ctx, ones_like(result))
-        return _contract(weights, x_t.to(result.dtype), _all_dims(ctx.dim, x.ndim), ctx.keepdim)
+        x_t = x_t.to(result.dtype.to_complex() if x_t.is_complex() else result.dtype)
+        return real(_contract(weights.conj(), x_t, _all_dims(ctx.dim, x.ndim), ctx.keepdim))
 
 
 class Nansum(Op):
@@ -578,6 +583,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum treating NaN as zero (see torch.nansum)."""
+    no_complex(input, "nansum on CPU does not support complex inputs", RuntimeError)
     dims = None if dim is None else _dims(dim, input)
     return Nansum.apply(input, dim=dims, keepdim=keepdim, dtype=_sum_dtype(input, dtype))
 
@@ -588,6 +594,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
         raise RuntimeError(
             f"nanmean(): expected input to have floating point or complex dtype but got {input.dtype.title}"
         )
+    no_complex(input, "nansum on CPU does not support complex inputs", RuntimeError)
     # A composite, as in PyTorch: its result is recorded by DivBackward0.
     return nansum(input, dim, keepdim, dtype=dtype) / sum(input == input, dim, keepdim)
 

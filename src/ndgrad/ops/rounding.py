@@ -9,12 +9,15 @@ from ndgrad.ops._checks import (
     invalid_combination,
     is_tensor,
     kind_checked,
+    no_complex,
+    no_complex_kernel,
     promoted_with,
     require_kind,
     zeros_like_grad,
 )
 from ndgrad.ops._op import BINARY, NONZERO, TERNARY, UNARY, Op, operand_or_raise
 from ndgrad.ops.comparison import isfinite, logical_and, logical_or, where
+from ndgrad.ops.complex_numbers import real
 
 __all__ = [
     "floor", "ceil", "round", "trunc", "fix", "frac", "sign", "sgn", "clamp", "clip", "clamp_min", "clamp_max",
@@ -84,9 +87,34 @@ class Sign(_Step):
 
 
 class Sgn(Sign):
-    """torch.sgn on real tensors, where it is torch.sign."""
+    """torch.sgn: torch.sign for real tensors; z / |z| (0 at 0) for complex ones, which have a gradient."""
 
     name = "sgn"
+    saves = ("x", "result")
+
+    @staticmethod
+    def forward(xp, x):
+        if x.dtype.kind != "c":
+            return Sign.forward(xp, x)
+        magnitude = xp.abs(x)
+        return xp.where(magnitude == 0, 0, x / xp.where(magnitude == 0, 1, magnitude))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, result = ctx.saved_tensors
+        return (_sgn_derivative(grad, x, result) if x.is_complex() else zeros_like_grad(grad),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        x, result = ctx.saved_tensors
+        return _sgn_derivative(x_t, x, result) if x.is_complex() else zeros_like_grad(x_t)
+
+
+def _sgn_derivative(v, x, result):
+    """(v - real(v conj(s)) s) / |z|, and 0 at z = 0: both the vjp and the jvp of s = z / |z| (the map is
+    self-adjoint)."""
+    zero = x == 0
+    return where(zero, 0.0, (v - real(v * result.conj()) * result) / where(zero, 1.0, x.abs()))
 
 
 class Frac(Op):
@@ -261,6 +289,7 @@ class NanToNum(Op):
 
     name, family = "nan_to_num", UNARY
     saves = ("x",)
+    complex_autograd = False
 
     @staticmethod
     def forward(xp, x, nan, posinf, neginf):
@@ -280,7 +309,18 @@ class NanToNum(Op):
 # ---- the functions users call --------------------------------------------------------------------------------------
 def sign(input):
     """-1, 0 or 1 by the sign of each element (see torch.sign)."""
-    return Sign.apply(input)
+    return Sign.apply(_no_complex_sign(input))
+
+
+def _no_complex_sign(input):
+    no_complex(input, "Unlike NumPy, ndgrad.sign is not intended to support complex numbers. Please use ndgrad.sgn "
+               "instead.")
+    return input
+
+
+def _no_complex_rounding(input, name):
+    no_complex(input, f"{name} is not supported for complex inputs")
+    return input
 
 
 def sgn(input):
@@ -290,16 +330,17 @@ def sgn(input):
 
 def floor(input):
     """Round down (see torch.floor)."""
-    return Floor.apply(kind_checked(input, "floor_vml_cpu", "iuf"))
+    return Floor.apply(kind_checked(_no_complex_rounding(input, "floor"), "floor_vml_cpu", "iuf"))
 
 
 def ceil(input):
     """Round up (see torch.ceil)."""
-    return Ceil.apply(kind_checked(input, "ceil_vml_cpu", "iuf"))
+    return Ceil.apply(kind_checked(_no_complex_rounding(input, "ceil"), "ceil_vml_cpu", "iuf"))
 
 
 def round(input, *, decimals=None):
     """Round half to even, to ``decimals`` places if given (see torch.round)."""
+    no_complex_kernel("round_cpu" if decimals else "round_vml_cpu", input)  # decimals=0 rounds as without
     if decimals is None:  # torch's overload without decimals, which records RoundBackward0
         require_kind(input.dtype, "round_vml_cpu", "iuf")
         return Round.apply(input)
@@ -309,7 +350,7 @@ def round(input, *, decimals=None):
 
 def trunc(input):
     """Round toward zero (see torch.trunc)."""
-    return Trunc.apply(kind_checked(input, "trunc_vml_cpu", "iuf"))
+    return Trunc.apply(kind_checked(_no_complex_rounding(input, "trunc"), "trunc_vml_cpu", "iuf"))
 
 
 fix = trunc
@@ -330,6 +371,7 @@ clip = clamp
 
 def _clamp(input, min, max, inplace):
     """clamp and clamp_: the tensor overload (ClampBackward0) or the number one (ClampBackward1)."""
+    no_complex(input, "clamp is not supported for complex types")
     if min is None and max is None:
         raise RuntimeError("ndgrad.clamp: At least one of 'min' or 'max' must not be None")
     bounds = [b for b in (min, max) if b is not None]
@@ -369,7 +411,9 @@ def clamp_max(input, max):
 def _clamp_one(tensor_op, number_op, function, input, bound, inplace):
     """clamp_min and clamp_max, out of place or in place, by a tensor or a number."""
     if is_tensor(bound):
+        no_complex_kernel("maximum_cpu" if function == "clamp_min" else "minimum_cpu", input, bound)
         return tensor_op.apply_(input, bound) if inplace else tensor_op.apply(input, bound)
+    no_complex(input, "clamp is not supported for complex types")
     bound_name = function[-3:]
     if not isinstance(bound, (int, float)):
         raise invalid_combination(function, (input, bound), (
@@ -419,19 +463,20 @@ class RoundingMethods:
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         return nan_to_num(self, nan, posinf, neginf)
     def sign_(self):
-        return Sign.apply_(self)
+        return Sign.apply_(_no_complex_sign(self))
     def sgn_(self):
         return Sgn.apply_(self)
     def floor_(self):
-        return Floor.apply_(kind_checked(self, "floor_vml_cpu", "iuf"))
+        return Floor.apply_(kind_checked(_no_complex_rounding(self, "floor"), "floor_vml_cpu", "iuf"))
     def ceil_(self):
-        return Ceil.apply_(kind_checked(self, "ceil_vml_cpu", "iuf"))
+        return Ceil.apply_(kind_checked(_no_complex_rounding(self, "ceil"), "ceil_vml_cpu", "iuf"))
     def round_(self, *, decimals=None):
+        no_complex_kernel("round_cpu" if decimals else "round_vml_cpu", self)
         if decimals is None:
             return Round.apply_(kind_checked(self, "round_vml_cpu", "iuf"))
         return RoundDecimals.apply_(kind_checked(self, "round_cpu", "f"), decimals=decimals)
     def trunc_(self):
-        return Trunc.apply_(kind_checked(self, "trunc_vml_cpu", "iuf"))
+        return Trunc.apply_(kind_checked(_no_complex_rounding(self, "trunc"), "trunc_vml_cpu", "iuf"))
     fix_ = trunc_
     def frac_(self):
         return Frac.apply_(kind_checked(self, "frac_cpu", "f"))

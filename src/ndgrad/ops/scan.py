@@ -3,10 +3,11 @@ gradients are written with."""
 
 import numpy as np
 
+from ndgrad import return_types
 from ndgrad._dtype import int64
+from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import SCAN, Op
 from ndgrad.ops.comparison import where
-from ndgrad.ops.selection import return_type
 from ndgrad.ops.shape import wrap_dim
 
 __all__ = ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"]
@@ -47,7 +48,7 @@ class Cumprod(Op):
         if x.ndim == 0 or x.shape[dim] == 1:
             return (grad,)
         if not (x._data == 0).any():
-            return (reversed_cumsum(grad * result, dim) / x,)
+            return (reversed_cumsum(grad * result.conj(), dim) / x.conj(),)
         return (_cumprod_backward_with_zeros(grad, x, dim),)
 
     @staticmethod
@@ -65,7 +66,7 @@ def _cumprod_backward_with_zeros(grad, x, dim):
     """sum over j >= k of grad[j] * prod(x[i] for i <= j, i != k), as a differentiable O(n^2) expression.
 
     NOTE: result / x is undefined at zeros; PyTorch, too, takes this quadratic path when building a graph."""
-    return (_cumprod_partials(x, dim) * grad.unsqueeze(dim)).sum(dim + 1)
+    return (_cumprod_partials(x, dim).conj() * grad.unsqueeze(dim)).sum(dim + 1)
 
 
 def _cumprod_partials(x, dim):
@@ -134,13 +135,22 @@ class Logcumsumexp(Op):
 
     @staticmethod
     def forward(xp, x, dim):
-        return xp.logaddexp.accumulate(x, axis=dim) if x.ndim else x.copy()
+        if x.ndim == 0:
+            return x.copy()
+        if x.dtype.kind == "c":  # NumPy has no complex logaddexp: shift by the largest real part instead
+            shift = xp.max(x.real, axis=dim, keepdims=True)
+            return xp.log(xp.cumsum(xp.exp(x - shift), axis=dim)) + shift
+        return xp.logaddexp.accumulate(x, axis=dim)
 
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
         if x.ndim == 0:
             return (grad,)
+        if x.is_complex():  # sum over j >= k of grad[j] * conj(exp(x[k] - result[j])), shifted by a constant
+            shift = x.real.amax(ctx.dim, keepdim=True).detach()
+            back = reversed_cumsum(grad * (shift - result).exp().conj(), ctx.dim)
+            return (back * (x - shift).exp().conj(),)
         # NOTE: as PyTorch: sum over j >= k of grad[j] * exp(x[k] - result[j]), the positive and negative parts of
         # grad each summed in log space, so that no exp overflows.
         lowest = float(np.finfo(x._data.dtype).min)
@@ -157,7 +167,7 @@ class Logcumsumexp(Op):
             return x_t.clone()
         # NOTE: as PyTorch: cumsum(w * x_t) / (cumsum(w) + 1e-13), w = exp(x - max along dim). Where the sum of w
         # underflows (a running value far below the max), the tangent is 0, not the exact one finite differences see.
-        weights = (x - x.amax(ctx.dim, keepdim=True)).exp()
+        weights = (x - x.real.amax(ctx.dim, keepdim=True)).exp()
         return cumsum(weights * x_t, ctx.dim) / (cumsum(weights, ctx.dim) + 1e-13)
 
 
@@ -275,6 +285,7 @@ def cumprod(input, dim, *, dtype=None):
 
 
 def _extremum_dim(name, input, dim):
+    no_complex_kernel(f"{name}_cpu", input)
     if input.ndim == 0 and dim not in (0, -1):
         raise IndexError(f"{name}(): Expected reduction dim -1 or 0 for scalar but got {dim}")
     return wrap_dim(dim, input.ndim)
@@ -282,12 +293,12 @@ def _extremum_dim(name, input, dim):
 
 def cummax(input, dim):
     """(values, indices) of the running maximum along ``dim`` (see torch.cummax)."""
-    return return_type("cummax")(*Cummax.apply(input, dim=_extremum_dim("cummax", input, dim)))
+    return return_types.cummax(Cummax.apply(input, dim=_extremum_dim("cummax", input, dim)))
 
 
 def cummin(input, dim):
     """(values, indices) of the running minimum along ``dim`` (see torch.cummin)."""
-    return return_type("cummin")(*Cummin.apply(input, dim=_extremum_dim("cummin", input, dim)))
+    return return_types.cummin(Cummin.apply(input, dim=_extremum_dim("cummin", input, dim)))
 
 
 def logcumsumexp(input, dim):

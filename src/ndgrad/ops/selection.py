@@ -4,8 +4,9 @@ Their gradients go to the selected elements: to the returned index, or shared ev
 """
 
 import math
-from collections import namedtuple
 
+from ndgrad import return_types
+from ndgrad.ops._checks import no_complex, no_complex_kernel
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.shape import normalize_dims, wrap_dim
@@ -416,19 +417,6 @@ def _quick_select_index(values, k):
 
 
 # ---- the functions users call ------------------------------------------------------------------------------------
-_return_types = {}
-
-
-def return_type(name, fields=("values", "indices")):
-    """PyTorch's named result of ``name`` (ndgrad.return_types.max, ...), a namedtuple."""
-    if name not in _return_types:
-        base = namedtuple(name, fields)
-        base.__repr__ = lambda self: f"ndgrad.return_types.{name}(\n" + ",\n".join(
-            f"{field}={value!s}" for field, value in zip(fields, self)) + ")"
-        _return_types[name] = base
-    return _return_types[name]
-
-
 def _check_dim_size(name, input, dim):
     dim = wrap_dim(dim, input.ndim)
     if input.ndim and input.shape[dim] == 0:
@@ -450,10 +438,12 @@ def _extremum(whole, along_dim, pairwise, name, input, dim, keepdim, other):
     if isinstance(dim, Tensor) or other is not None:
         return pairwise(input, dim if other is None else other)
     if dim is None:
+        no_complex_kernel(f"{name}_all", input)
         _check_nonempty(name, input)
         return whole.apply(input)
+    no_complex(input, f"{name}(): does not support complex input", RuntimeError)
     dim = _check_dim_size(name, input, dim)
-    return return_type(name)(*along_dim.apply(input, dim=dim, keepdim=keepdim))
+    return getattr(return_types, name)(along_dim.apply(input, dim=dim, keepdim=keepdim))
 
 
 def max(input, dim=None, keepdim=False, *, other=None):
@@ -491,16 +481,19 @@ def _extremum_dims(name, input, dim):
 
 def amax(input, dim=(), keepdim=False):
     """Largest elements over ``dim`` (all dims if empty) (see torch.amax)."""
+    no_complex_kernel("max_values_cpu", input)
     return Amax.apply(input, dim=_extremum_dims("amax", input, dim), keepdim=keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
     """Smallest elements over ``dim`` (see torch.amin)."""
+    no_complex_kernel("min_values_cpu", input)
     return Amin.apply(input, dim=_extremum_dims("amin", input, dim), keepdim=keepdim)
 
 
 def aminmax(input, *, dim=None, keepdim=False):
     """(min, max) over all elements or along ``dim`` (see torch.aminmax)."""
+    no_complex_kernel("aminmax_cpu", input)
     if dim is None:
         if input.numel() == 0:
             raise RuntimeError(
@@ -511,10 +504,11 @@ def aminmax(input, *, dim=None, keepdim=False):
         if input.ndim and input.shape[dim] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {dim} to have non-zero size.")
         dim = dim if input.ndim else None
-    return return_type("aminmax", ("min", "max"))(*Aminmax.apply(input, dim=dim, keepdim=keepdim))
+    return return_types.aminmax(Aminmax.apply(input, dim=dim, keepdim=keepdim))
 
 
 def _arg(op, name, input, dim, keepdim):
+    no_complex(input, f"{name}(): does not support complex input", RuntimeError)
     if dim is None:
         if input.numel() == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
@@ -535,33 +529,37 @@ def argmin(input, dim=None, keepdim=False):
 
 def median(input, dim=None, keepdim=False):
     """Lower median of all elements, or (values, indices) along ``dim`` (see torch.median)."""
+    no_complex_kernel("median_cpu" if dim is None else "median_out", input)
     if dim is None:
         return Median.apply(input)
     dim = _check_dim_size("median", input, dim)
-    return return_type("median")(*MedianDim.apply(input, dim=dim, keepdim=keepdim))
+    return return_types.median(MedianDim.apply(input, dim=dim, keepdim=keepdim))
 
 
 def nanmedian(input, dim=None, keepdim=False):
     """median ignoring NaN (see torch.nanmedian)."""
+    no_complex_kernel("median_cpu" if dim is None else "median_out", input)
     if dim is None:
         return Nanmedian.apply(input)
     dim = _check_dim_size("median", input, dim)  # PyTorch's message names median here too
-    return return_type("nanmedian")(*NanmedianDim.apply(input, dim=dim, keepdim=keepdim))
+    return return_types.nanmedian(NanmedianDim.apply(input, dim=dim, keepdim=keepdim))
 
 
 def mode(input, dim=-1, keepdim=False):
     """Most frequent value along ``dim`` and an index of it (see torch.mode)."""
+    no_complex_kernel("mode_cpu", input)
     dim = _check_dim_size("mode", input, dim)
-    return return_type("mode")(*Mode.apply(input, dim=dim, keepdim=keepdim))
+    return return_types.mode(Mode.apply(input, dim=dim, keepdim=keepdim))
 
 
 def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along ``dim`` and its index (see torch.kthvalue)."""
+    no_complex_kernel("kthvalue_cpu", input)
     dim = _check_dim_size("kthvalue", input, dim)
     size = input.shape[dim] if input.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-    return return_type("kthvalue")(*Kthvalue.apply(input, k=k, axis=dim, keepdim=keepdim))
+    return return_types.kthvalue(Kthvalue.apply(input, k=k, axis=dim, keepdim=keepdim))
 
 
 class SelectionMethods:

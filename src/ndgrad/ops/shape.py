@@ -376,15 +376,18 @@ class ToCopy(Op):
             x = x.get()
         elif device.type == "cuda":
             x = array_namespace(device).asarray(x)
+        if x.dtype.kind == "c" and dtype.numpy.kind in "fiu":
+            x = x.real  # what NumPy's cast keeps too, without its warning (to_copy gives PyTorch's)
         return x.astype(dtype.numpy)
 
     @staticmethod
     def vjp(ctx, grad):
-        return (grad.to(ctx.input_dtypes[0]),)
+        dtype = ctx.input_dtypes[0]
+        return ((grad if dtype.is_complex else grad.real).to(dtype),)  # a real input's gradient: the real part
 
     @staticmethod
     def jvp(ctx, x_t):
-        return ToCopy.apply(x_t, dtype=ctx.dtype, device=ctx.device)
+        return ToCopy.apply(x_t if ctx.dtype.is_complex else x_t.real, dtype=ctx.dtype, device=ctx.device)
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------
@@ -481,16 +484,16 @@ def reverse_dims(input):
 
 
 def conjugate_transpose(input):
-    """Tensor.H: the transpose of a matrix (real tensors: ndgrad has no conjugation)."""
+    """Tensor.H: the conjugate transpose of a matrix."""
     if input.ndim == 0:
         warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=3)
-        return input
+        return input.conj()
     if input.ndim != 2:
         advice = " For batches of matrices, consider using tensor.mH" if input.ndim > 2 else ""
         raise RuntimeError(
             f"tensor.H is only supported on matrices (2-D tensors). Got {input.ndim}-D tensor.{advice}"
         )
-    return transpose(input, 0, 1)
+    return transpose(input, 0, 1).conj()
 
 
 def squeeze(input, dim=None):
@@ -542,19 +545,21 @@ def swapdims(input, dim0, dim1):
 
 
 def adjoint(input):
-    """The transpose of the last two dims (see torch.adjoint)."""
-    return _matrix_transpose(input, "adjoint()", "tensor.adjoint()")
+    """The conjugate transpose of the last two dims (see torch.adjoint)."""
+    return _matrix_transpose(input, "adjoint()", "tensor.adjoint()", conjugate=True)
 
 
-def _matrix_transpose(input, name, spelled):
-    """mT, mH and adjoint: the last two dims swapped; 0-d tensors pass through with PyTorch's warning."""
+def _matrix_transpose(input, name, spelled, conjugate=False):
+    """mT, mH and adjoint: the last two dims swapped (and conjugated for mH and adjoint); 0-d tensors pass through
+    with PyTorch's warning."""
     if input.ndim == 0:
         advice = "This function is the identity in these cases." if name == "Tensor.mT" else "Consider using x.conj()."
         warnings.warn(f"{name} is deprecated on 0-D tensors. {advice}", UserWarning, stacklevel=3)
-        return input
+        return input.conj() if conjugate else input
     if input.ndim < 2:
         raise RuntimeError(f"{spelled} is only supported on matrices or batches of matrices. Got 1-D tensor.")
-    return transpose(input, -2, -1)
+    result = transpose(input, -2, -1)
+    return result.conj() if conjugate else result
 
 
 def movedim(input, source, destination):
@@ -623,7 +628,20 @@ def clone(input):
 
 
 def to_copy(input, dtype, device):
+    if input.dtype.is_complex and dtype.numpy.kind in "fiu":  # to bool: whether nonzero, nothing is dropped
+        warn_complex_to_real()
     return ToCopy.apply(input, dtype=dtype, device=device)
+
+
+class _Warned:
+    complex_to_real = False
+
+
+def warn_complex_to_real():
+    """PyTorch's warning for a cast that drops imaginary parts; like PyTorch's, given once per process."""
+    if not _Warned.complex_to_real:
+        _Warned.complex_to_real = True
+        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
 
 
 def parse_to_args(tensor, args, kwargs):
@@ -668,7 +686,7 @@ class ShapeMethods:
         return _matrix_transpose(self, "Tensor.mT", "tensor.mT")
     @property
     def mH(self):
-        return _matrix_transpose(self, "Tensor.mH", "tensor.mH")
+        return _matrix_transpose(self, "Tensor.mH", "tensor.mH", conjugate=True)
     @property
     def H(self):
         return conjugate_transpose(self)

@@ -1,12 +1,14 @@
-"""Softmax, log_softmax and softmin along a dim: primitives for numerical stability."""
+"""Softmax, log_softmax and softmin along a dim: primitives for numerical stability; gumbel_softmax, a composite."""
 
 import warnings
+
+import numpy as np
 
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.shape import wrap_dim
 
 __all__ = ["softmax", "log_softmax"]  # the names torch has at top level (torch.X)
-FUNCTIONAL = ["softmax", "log_softmax", "softmin"]  # the names torch.nn.functional has
+FUNCTIONAL = ["softmax", "log_softmax", "softmin", "gumbel_softmax"]  # the names torch.nn.functional has
 
 
 def _shifted(xp, x, dim):
@@ -67,6 +69,18 @@ class LogSoftmax(Op):
         return x_t - (x_t * result.exp()).sum(dim, keepdim=True)
 
 
+class SafeSoftmax(Softmax):
+    """torch._safe_softmax: softmax, but 0 (not NaN) along a slice that is all -inf, as attention's fully masked
+    rows need. The rules are softmax's: a zero result passes no gradient."""
+
+    name = "_safe_softmax"
+
+    @staticmethod
+    def forward(xp, x, dim):
+        masked = xp.all(xp.isneginf(x), axis=dim, keepdims=True) if x.ndim else xp.isneginf(x)
+        return xp.where(masked, 0, Softmax.forward(xp, x, dim))
+
+
 # ---- the functions users call ------------------------------------------------------------------------------
 def _implicit_dim(name, ndim, stacklevel):
     """F.softmax without a dim: PyTorch's legacy choice, with its warning."""
@@ -107,6 +121,12 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _run(LogSoftmax, "log_softmax_lastdim_kernel_impl", input, dim, dtype)
 
 
+def safe_softmax(input, dim, dtype=None):
+    """softmax along ``dim``, 0 where every input along it is -inf (see torch._safe_softmax)."""
+    _check_dim("_safe_softmax", dim)
+    return _run(SafeSoftmax, "softmax_lastdim_kernel_impl", input, dim, dtype)
+
+
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     """softmax(-input) along ``dim`` (see torch.nn.functional.softmin); recorded as SoftmaxBackward0."""
     if dim is None:
@@ -115,6 +135,22 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     return _run(Softmax, "softmax_lastdim_kernel_impl", -input, dim, None)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """softmax((logits + Gumbel noise) / tau), a differentiable sample of a categorical; ``hard``: the one-hot of its
+    largest entry, with the soft sample's gradient (see torch.nn.functional.gumbel_softmax)."""
+    from ndgrad._creation import _RandomState, tensor, zeros_like
+
+    if eps != 1e-10:
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    noise = -np.log(_RandomState.generator.exponential(size=tuple(logits.shape)))  # Gumbel(0, 1)
+    soft = ((logits + tensor(noise, dtype=logits.dtype, device=logits.device)) / tau).softmax(dim)
+    if not hard:
+        return soft
+    index = soft.max(dim, keepdim=True)[1]
+    one_hot = zeros_like(logits).scatter_(dim, index, 1.0)
+    return one_hot - soft.detach() + soft
 
 
 class SoftmaxMethods:

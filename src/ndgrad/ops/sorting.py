@@ -3,8 +3,7 @@
 Only sort and topk values are differentiable: their gradient goes back to the positions the indices name.
 """
 
-from collections import namedtuple
-
+from ndgrad import return_types
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.shape import wrap_dim
 
@@ -150,24 +149,11 @@ class SearchSorted(Op):
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------
-_return_types = {}
-
-
-def _named(name, fields):
-    """PyTorch's named results: torch.return_types.sort(values=..., indices=...)."""
-    if name not in _return_types:
-        base = namedtuple(name, fields)
-        base.__repr__ = lambda self: f"ndgrad.return_types.{name}(\n" + ",\n".join(
-            f"{field}={value}" for field, value in zip(fields, self)) + ")"
-        _return_types[name] = base
-    return _return_types[name]
-
-
 def sort(input, dim=-1, descending=False, stable=None):
     """Sorted values and their indices along ``dim``; equal elements keep their order (see torch.sort)."""
     dim = wrap_dim(dim, input.ndim)
     op = Sort if stable is None else SortStable
-    return _named("sort", ["values", "indices"])(*op.apply(input, dim=dim, descending=descending))
+    return return_types.sort(op.apply(input, dim=dim, descending=descending))
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
@@ -183,7 +169,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     size = input.shape[dim] if input.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    return _named("topk", ["values", "indices"])(*Topk.apply(input, k=k, dim=dim, largest=largest, sorted=sorted))
+    return return_types.topk(Topk.apply(input, k=k, dim=dim, largest=largest, sorted=sorted))
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):

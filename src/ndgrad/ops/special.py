@@ -5,6 +5,7 @@ come from ndgrad.ops._numpy_special, on CuPy arrays from cupyx.scipy.special (sa
 import math
 
 from ndgrad.ops import _numpy_special
+from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import BINARY, POSITIVE, UNARY, UNIT, Op
 
 __all__ = [
@@ -158,17 +159,22 @@ class Sinc(_Special):
 
     @staticmethod
     def vjp(ctx, grad):
-        from ndgrad.ops.comparison import where
-
         (x,) = ctx.saved_tensors
-        at_zero = x == 0
-        x = where(at_zero, 1.0, x)  # the slope's limit at 0 is 0, where the formula is 0 / 0
-        pi_x = x * math.pi
-        return (where(at_zero, 0.0, grad * (pi_x * pi_x.cos() - pi_x.sin()) / (x * pi_x)),)
+        return (grad * _sinc_derivative(x).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
-        return Sinc.vjp(ctx, x_t)[0]  # elementwise: the vjp's formula with the tangent for grad
+        (x,) = ctx.saved_tensors
+        return x_t * _sinc_derivative(x)
+
+
+def _sinc_derivative(x):
+    from ndgrad.ops.comparison import where
+
+    at_zero = x == 0
+    x = where(at_zero, 1.0, x)  # the slope's limit at 0 is 0, where the formula is 0 / 0
+    pi_x = x * math.pi
+    return where(at_zero, 0.0, (pi_x * pi_x.cos() - pi_x.sin()) / (x * pi_x))
 
 
 class Xlogy(Op):
@@ -250,23 +256,33 @@ class XlogyScalarSelf(Op):
 
 # ---- the functions users call ---------------------------------------------------------------------------------------
 def erf(input):
-    return Erf.apply(input)
+    return Erf.apply(_real_only(input, "erf_vml_cpu"))
 
 
 def erfc(input):
-    return Erfc.apply(input)
+    return Erfc.apply(_real_only(input, "erfc_vml_cpu"))
 
 
 def erfinv(input):
-    return Erfinv.apply(input)
+    return Erfinv.apply(_real_only(input, "erfinv_vml_cpu"))
 
 
 def lgamma(input):
-    return Lgamma.apply(input)
+    return Lgamma.apply(_real_only(input, "lgamma_vml_cpu"))
 
 
 def digamma(input):
-    return Digamma.apply(input)
+    return Digamma.apply(_real_only(input, "digamma"))
+
+
+def _real_only(input, kernel):
+    """These functions have no complex kernels in PyTorch."""
+    no_complex_kernel(kernel, input)
+    return input
+
+
+def _polygamma_kernel(n):
+    return ("digamma", "trigamma")[n] if n < 2 else "polygamma"
 
 
 def _check_polygamma_order(n):
@@ -279,7 +295,7 @@ def _check_polygamma_order(n):
 def polygamma(n, input):
     """The n-th derivative of digamma (see torch.polygamma)."""
     _check_polygamma_order(n)
-    return Polygamma.apply(input, n=n)
+    return Polygamma.apply(_real_only(input, _polygamma_kernel(n)), n=n)
 
 
 def sinc(input):
@@ -290,6 +306,7 @@ def xlogy(input, other):
     """input * log(other), 0 where input is 0; either side may be a number (see torch.xlogy)."""
     from ndgrad._tensor import Tensor  # the tensor module imports this one
 
+    no_complex_kernel("xlogy_cpu", input, other)
     if isinstance(input, Tensor):
         if isinstance(other, Tensor):
             return Xlogy.apply(input, other)
@@ -306,11 +323,11 @@ def xlogy(input, other):
 
 # In-place forms: they write into ``input``, which keeps its dtype (see Op.apply_).
 def erf_(input):
-    return Erf.apply_(input)
+    return Erf.apply_(_real_only(input, "erf_vml_cpu"))
 
 
 def erfc_(input):
-    return Erfc.apply_(input)
+    return Erfc.apply_(_real_only(input, "erfc_vml_cpu"))
 
 
 def sinc_(input):
@@ -318,6 +335,7 @@ def sinc_(input):
 
 
 def xlogy_(input, other):
+    no_complex_kernel("xlogy_cpu", input, other)
     if hasattr(other, "_data"):
         return Xlogy.apply_(input, other)
     return XlogyScalarOther.apply_(input, y=other)
@@ -350,14 +368,14 @@ class SpecialMethods:
     def erfc_(self):
         return erfc_(self)
     def erfinv_(self):
-        return Erfinv.apply_(self)
+        return Erfinv.apply_(_real_only(self, "erfinv_vml_cpu"))
     def lgamma_(self):
-        return Lgamma.apply_(self)
+        return Lgamma.apply_(_real_only(self, "lgamma_vml_cpu"))
     def digamma_(self):
-        return Digamma.apply_(self)
+        return Digamma.apply_(_real_only(self, "digamma"))
     def polygamma_(self, n):
         _check_polygamma_order(n)
-        return PolygammaInPlace.apply_(self, n=n)
+        return PolygammaInPlace.apply_(_real_only(self, _polygamma_kernel(n)), n=n)
     def sinc_(self):
         return sinc_(self)
     def xlogy_(self, other):

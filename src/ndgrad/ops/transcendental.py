@@ -25,7 +25,7 @@ class Exp(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * result,)
+        return (grad * result.conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -43,7 +43,7 @@ class Exp2(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * result * math.log(2),)
+        return (grad * result.conj() * math.log(2),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -61,7 +61,7 @@ class Expm1(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * (result + 1),)
+        return (grad * (result + 1).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -79,7 +79,7 @@ class Log(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad / x,)
+        return (grad / x.conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -97,7 +97,7 @@ class Log2(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad / (x * math.log(2)),)
+        return (grad / (x.conj() * math.log(2)),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -115,7 +115,7 @@ class Log10(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad / (x * math.log(10)),)
+        return (grad / (x.conj() * math.log(10)),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -134,7 +134,7 @@ class Log1p(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad / (x + 1),)
+        return (grad / (x + 1).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -147,12 +147,21 @@ class Logaddexp(Op):
 
     name, family = "logaddexp", BINARY
     saves = ("x", "y")
-    forward = staticmethod(lambda xp, x, y: xp.logaddexp(x, y))
+
+    @staticmethod
+    def forward(xp, x, y):
+        if x.dtype.kind != "c":
+            return xp.logaddexp(x, y)
+        # NOTE: NumPy has no complex logaddexp: a + log1p(exp(b - a)), a the operand of larger real part.
+        swap = x.real < y.real
+        larger, smaller = xp.where(swap, y, x), xp.where(swap, x, y)
+        return larger + xp.log1p(xp.exp(smaller - larger))
 
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
-        return grad * sigmoid(x - y), grad * sigmoid(y - x)  # grad / (1 + exp(y - x)), written stably
+        # grad / (1 + exp(y - x)), written stably
+        return grad * sigmoid(x - y).conj(), grad * sigmoid(y - x).conj()
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -171,7 +180,7 @@ class Sqrt(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad / (2 * result),)
+        return (grad / (2 * result.conj()),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -189,7 +198,7 @@ class Rsqrt(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * result**3 * -0.5,)
+        return (grad * (result**3).conj() * -0.5,)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -205,6 +214,8 @@ class Sigmoid(FloatUnary):
 
     @staticmethod
     def forward(xp, x):
+        if x.dtype.kind == "c":
+            return 1 / (1 + xp.exp(-x))
         # NOTE: exp(-|x|) never overflows; the two branches are the same function written stably.
         e = xp.exp(-xp.abs(x))
         return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
@@ -212,7 +223,7 @@ class Sigmoid(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (SigmoidBackward.apply(grad, result),)
+        return (SigmoidBackward.apply(grad, result.conj()),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -232,7 +243,7 @@ class SigmoidBackward(Op):
     @staticmethod
     def vjp(ctx, grad_grad):
         grad, result = ctx.saved_tensors
-        return grad_grad * result * (1 - result), grad_grad * grad * (1 - 2 * result)
+        return grad_grad * (result * (1 - result)).conj(), grad_grad * (grad * (1 - 2 * result)).conj()
 
     @staticmethod
     def jvp(ctx, grad_t, result_t):

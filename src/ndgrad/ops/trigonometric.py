@@ -1,6 +1,7 @@
 """Trigonometric and hyperbolic functions and their inverses, atan2 among them. Re-exported by
 ndgrad.ops.transcendental, whose Tensor methods mixin inherits TrigonometricMethods."""
 
+from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import ABOVE_ONE, BINARY, UNIT, FloatUnary, Op
 
 __all__ = [
@@ -20,7 +21,7 @@ class Sin(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * cos(x),)
+        return (grad * cos(x).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -38,7 +39,7 @@ class Cos(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * -sin(x),)
+        return (grad * -sin(x).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -56,7 +57,7 @@ class Tan(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * (result * result + 1),)
+        return (grad * (result * result + 1).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -74,7 +75,7 @@ class Asin(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * (1 - x * x).rsqrt(),)
+        return (grad * (1 - x * x).rsqrt().conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -92,7 +93,7 @@ class Acos(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (-grad * (1 - x * x).rsqrt(),)
+        return (-grad * (1 - x * x).rsqrt().conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -110,7 +111,7 @@ class Atan(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad / (x * x + 1),)
+        return (grad / (x * x + 1).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -150,7 +151,7 @@ class Sinh(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * cosh(x),)
+        return (grad * cosh(x).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -168,7 +169,7 @@ class Cosh(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * sinh(x),)
+        return (grad * sinh(x).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -186,7 +187,7 @@ class Tanh(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (TanhBackward.apply(grad, result),)
+        return (TanhBackward.apply(grad, result.conj()),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -206,7 +207,7 @@ class TanhBackward(Op):
     @staticmethod
     def vjp(ctx, grad_grad):
         grad, result = ctx.saved_tensors
-        return grad_grad * (1 - result * result), grad_grad * grad * -2 * result
+        return grad_grad * (1 - result * result).conj(), grad_grad * (grad * -2 * result).conj()
 
     @staticmethod
     def jvp(ctx, grad_t, result_t):
@@ -224,7 +225,7 @@ class Asinh(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * (x * x + 1).rsqrt(),)
+        return (grad * (x * x + 1).rsqrt().conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -242,7 +243,7 @@ class Acosh(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * (x * x - 1).rsqrt(),)
+        return (grad * (x * x - 1).rsqrt().conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -260,7 +261,7 @@ class Atanh(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad / (1 - x * x),)
+        return (grad / (1 - x * x).conj(),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -349,6 +350,7 @@ def atan(input):
 def atan2(input, other):
     """The angle of (other, input), in (-pi, pi] (see torch.atan2)."""
     tensors_only("atan2", ("input", input), ("other", other))
+    no_complex_kernel("atan2_cpu", input, other)
     return Atan2.apply(input, other)
 
 
@@ -444,6 +446,7 @@ class TrigonometricMethods:
         return atan(self)
     def atan2(self, other):
         tensors_only("atan2", ("other", other))  # a method counts its positions from other
+        no_complex_kernel("atan2_cpu", self, other)
         return Atan2.apply(self, other)
     def sinh(self):
         return sinh(self)
@@ -472,6 +475,7 @@ class TrigonometricMethods:
         return atan_(self)
     def atan2_(self, other):
         tensors_only("atan2_", ("other", other))
+        no_complex_kernel("atan2_cpu", self, other)
         return Atan2.apply_(self, other)
     def sinh_(self):
         return sinh_(self)

@@ -31,7 +31,8 @@ class CopySlices(Op):
     @staticmethod
     def forward(xp, base, src, steps):
         result = base.copy()
-        replay(xp, result, steps)[...] = src
+        region = replay(xp, result, steps)
+        region[...] = src if region.dtype.kind == "c" else src.real  # x.real of a complex base is a real region
         return result
 
     @staticmethod
@@ -42,7 +43,7 @@ class CopySlices(Op):
         region = AsStrided.apply(grad, steps=ctx.steps)  # the written region's gradient goes to src
         if not need_base:
             return None, region
-        grad_base = CopySlices.apply(grad, zeros(region.shape, dtype=grad.dtype), steps=ctx.steps)
+        grad_base = CopySlices.apply(grad, zeros(region.shape, dtype=region.dtype), steps=ctx.steps)
         return grad_base, (region if need_src else None)
 
     @staticmethod
@@ -61,7 +62,8 @@ class AsStrided(Op):
     def vjp(ctx, grad):
         from ndgrad._creation import zeros
 
-        return (CopySlices.apply(zeros(ctx.input_shapes[0], dtype=grad.dtype), grad, steps=ctx.steps),)
+        base = zeros(ctx.input_shapes[0], dtype=ctx.input_dtypes[0])  # a real view (x.real) has a complex base
+        return (CopySlices.apply(base, grad, steps=ctx.steps),)
 
     @staticmethod
     def jvp(ctx, base_t):

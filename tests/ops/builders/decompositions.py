@@ -1,5 +1,6 @@
-"""Sample builders for the ops of ndgrad.ops.decompositions. Inputs are made well conditioned inside the call (a drawn
-matrix plus a multiple of the identity, or a A^T + I), so that gradients flow through the construction."""
+"""Sample builders for the ops of ndgrad.ops.decompositions, and the input shapes the linalg builders share. Inputs
+are made well conditioned inside the call (a drawn matrix plus a multiple of the identity, or a A^T + I), so that
+gradients flow through the construction."""
 
 from ndgrad.ops import decompositions as d
 
@@ -20,47 +21,13 @@ def square_cases(op, rng, calls, shapes=(((3, 3), C), ((2, 3, 3), C), ((3, 3), T
     return [Case(op, (draw(rng, s, op.domain, layout),), call) for s, layout in shapes for call in calls]
 
 
-def inv_cases(op, rng):
-    return square_cases(op, rng, [
-        Call("linalg.inv($ + 5I)", lambda lib, a: lib.linalg.inv(shifted(lib, a))),
-        Call("inverse($ + 5I)", lambda lib, a: lib.inverse(shifted(lib, a))),
-    ])
-
-
-def det_cases(op, rng):
-    return square_cases(op, rng, [
-        Call("linalg.det($ + 5I)", lambda lib, a: lib.linalg.det(shifted(lib, a))),
-        Call("det(-($ + 5I))", lambda lib, a: lib.det(-shifted(lib, a))),
-        Call("($ + 5I).det()", lambda lib, a: shifted(lib, a).det()),
-    ])
-
-
-def slogdet_cases(op, rng):
-    return square_cases(op, rng, [
-        Call("linalg.slogdet($ + 5I)[::-1]", lambda lib, a: tuple(lib.linalg.slogdet(shifted(lib, a)))[::-1]),
-        Call("slogdet(-($ + 5I))[::-1]", lambda lib, a: tuple(lib.slogdet(-shifted(lib, a)))[::-1]),
-        Call("($ + 5I).slogdet()[1]", lambda lib, a: shifted(lib, a).slogdet()[1]),
-    ])
-
-
-def solve_cases(op, rng):
-    def solve(left=True):
-        text = "linalg.solve($ + 5I, $" + ("" if left else ", left=False") + ")"
-        return Call(text, lambda lib, a, b: lib.linalg.solve(shifted(lib, a), b, left=left))
-
-    pairs = [
-        ((3, 3), (3, 2), True), ((3, 3), (3,), True), ((2, 3, 3), (2, 3), True), ((2, 3, 3), (3, 2), True),
-        ((1, 1), (1, 1), True), ((3, 3), (2, 3), False), ((2, 3, 3), (1, 2, 3), False),
-    ]
-    return [Case(op, (draw(rng, s), draw(rng, t)), solve(left)) for s, t, left in pairs] + [
-        Case(op, (draw(rng, (3, 3), layout=T), draw(rng, (3, 2), layout=T)), solve()),
-    ]
-
-
 def cholesky_cases(op, rng):
     return square_cases(op, rng, [
         Call("linalg.cholesky($ $^T + I)", lambda lib, a: lib.linalg.cholesky(spd(lib, a))),
         Call("linalg.cholesky($ $^T + I, upper=True)", lambda lib, a: lib.linalg.cholesky(spd(lib, a), upper=True)),
+        Call("linalg.cholesky_ex($ $^T + I)", lambda lib, a: lib.linalg.cholesky_ex(spd(lib, a))),
+        Call("linalg.cholesky_ex($ $^T + I, upper=True, check_errors=True)",
+             lambda lib, a: lib.linalg.cholesky_ex(spd(lib, a), upper=True, check_errors=True)),
     ])
 
 
@@ -97,13 +64,24 @@ def svd_cases(op, rng):
             return result if output is None else result[output:] + result[:output]
         return Call(f"linalg.svd(diagonal_heavy($), full_matrices={full_matrices}) from output {output}", call)
 
-    calls = [svd(True), svd(False, 1), svd(False, 2), svd(True, 2)]
+    def torch_svd(some):
+        return Call(f"svd(diagonal_heavy($), some={some})", lambda lib, a: lib.svd(diagonal_heavy(lib, a), some=some))
+
+    calls = [svd(True), svd(False, 1), svd(False, 2), svd(True, 2), torch_svd(True)]
     return square_cases(op, rng, calls) + [
         Case(op, (draw(rng, s),), Call("linalg.svdvals($)", lambda lib, a: lib.linalg.svdvals(a)))
         for s in [(3, 3), (4, 2), (2, 4), (2, 3, 2)]
     ] + [
         # tall only: for wide inputs the two libraries' LAPACK calls choose different signs
         Case(op, (draw(rng, s),), svd(False, 1)) for s in [(4, 2), (3, 1), (2, 3, 2)]
+    ] + [  # only S is used: the vectors' gradients are absent, not zero, even for repeated singular values
+        Case(op, (draw(rng, (3, 3)),), Call("linalg.svd($ - $ + I)[1]",
+                                           lambda lib, a: lib.linalg.svd(a - a + lib.eye(3, dtype=a.dtype))[1]),
+             smooth=False),
+        Case(op, (draw(rng, (3, 2)),), Call("svd(diagonal_heavy($), some=False)[1:]",
+                                           lambda lib, a: tuple(lib.svd(diagonal_heavy(lib, a), some=False))[1:])),
+        Case(op, (draw(rng, (3, 2)),), Call("svd(diagonal_heavy($), compute_uv=False)[1::-1]", lambda lib, a: tuple(
+            lib.svd(diagonal_heavy(lib, a), compute_uv=False))[1::-1])),
     ]
 
 
@@ -118,39 +96,27 @@ def qr_cases(op, rng):
     return [Case(op, (draw(rng, s),), call) for s in shapes for call in [qr("reduced"), qr("reduced", True)]] + [
         Case(op, (draw(rng, (2, 3)),), qr("complete")), Case(op, (draw(rng, (3, 3)),), qr("complete", True)),
         Case(op, (draw(rng, (3, 3), layout=T),), qr("reduced", True)),
+        Case(op, (draw(rng, (3, 2)),), Call("qr(diagonal_heavy($))", lambda lib, a: lib.qr(diagonal_heavy(lib, a)))),
+        Case(op, (draw(rng, (2, 3)),), Call("qr(diagonal_heavy($), some=False)[::-1]",
+                                           lambda lib, a: tuple(lib.qr(diagonal_heavy(lib, a), some=False))[::-1])),
     ]
 
 
-def pinv_cases(op, rng):
-    def pinv(**kwargs):
-        text = ", ".join(["linalg.pinv(diagonal_heavy($)"] + [f"{k}={v!r}" for k, v in kwargs.items()]) + ")"
-        return Call(text, lambda lib, a: lib.linalg.pinv(diagonal_heavy(lib, a), **kwargs))
+def householder_product_cases(op, rng):
+    def call(name):
+        function = (lambda lib: lib.linalg.householder_product) if name == "householder" else (lambda lib: lib.orgqr)
+        return Call(f"{name}($, $)", lambda lib, a, tau: function(lib)(a, tau))
 
-    shapes = [(3, 3), (4, 2), (2, 4), (2, 3, 2), (2, 2, 3), (1, 1)]
-    return [Case(op, (draw(rng, s),), pinv()) for s in shapes] + [
-        Case(op, (draw(rng, (3, 3)),), pinv(rtol=0.1)), Case(op, (draw(rng, (2, 3)),), pinv(atol=0.5)),
-        Case(op, (draw(rng, (3, 3)),), Call("linalg.pinv(spd($), hermitian=True)",
-                                           lambda lib, a: lib.linalg.pinv(spd(lib, a), hermitian=True))),
+    pairs = [((4, 3), (3,)), ((3, 3), (2,)), ((2, 3, 2), (2, 2)), ((1, 1), (1,))]
+    return [Case(op, (draw(rng, s), draw(rng, t)), call("householder")) for s, t in pairs] + [
+        Case(op, (draw(rng, (4, 3), layout=T), draw(rng, (2,))), call("orgqr")),
     ]
-
-
-def matrix_exp_cases(op, rng):
-    return square_cases(op, rng, [
-        Call("linalg.matrix_exp($)", lambda lib, a: lib.linalg.matrix_exp(a)),
-        Call("matrix_exp(2 $)", lambda lib, a: lib.matrix_exp(2 * a)),
-        Call("$.matrix_exp()", lambda lib, a: a.matrix_exp()),
-    ], shapes=(((3, 3), C), ((2, 2, 2), C), ((3, 3), T), ((1, 1), C)))
 
 
 BUILDERS = {
-    d.LinalgMatrixExp: matrix_exp_cases,
-    d.LinalgPinv: pinv_cases,
     d.LinalgQr: qr_cases,
     d.LinalgSvd: svd_cases,
-    d.LinalgInvEx: inv_cases,
-    d.LinalgDet: det_cases,
-    d.LinalgSlogdet: slogdet_cases,
-    d.LinalgSolveEx: solve_cases,
     d.LinalgCholeskyEx: cholesky_cases,
     d.LinalgEigh: eigh_cases,
+    d.LinalgHouseholderProduct: householder_product_cases,
 }

@@ -1,9 +1,12 @@
 """Sample builders for the ops of ndgrad.ops.layers: F.linear's 2-d form with a bias (AddmmBackward0), embedding
-with repeats and padding_idx (scale_grad_by_freq: tests/ops/test_errors_layers.py), pairwise_distance over p."""
+with repeats and padding_idx (scale_grad_by_freq: tests/ops/test_errors_layers.py), pairwise_distance and pdist
+over p."""
+
+import numpy as np
 
 from ndgrad.ops import layers
 
-from ..samples import C, Call, Case, S, T, draw
+from ..samples import C, Call, Case, Input, S, T, draw
 
 
 def linear_cases(op, rng):
@@ -63,7 +66,20 @@ def pairwise_distance_cases(op, rng):
     ]
 
 
+def pdist(p):
+    return Call(f"F.pdist($, {p!r})", lambda lib, x: lib.nn.functional.pdist(x, p))
+
+
+def pdist_cases(op, rng):
+    ties = Input(np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 2.0], [0.0, 1.0, 2.0]]))  # equal rows, equal |differences|
+    return [Case(op, (draw(rng, shape, layout=layout),), pdist(p))
+            for shape, layout, p in [((4, 3), C, 2), ((5, 2), T, 1), ((3, 4), C, 3), ((4, 2), S, float("inf")),
+                                     ((3, 3), C, 0.5), ((4, 3), C, 0), ((1, 3), C, 2), ((2, 5), C, 2.5)]] + [
+        Case(op, (ties,), pdist(p), smooth=False) for p in (2, 1, float("inf"))]
+
+
 BUILDERS = {
+    layers.Pdist: pdist_cases,
     layers.Addmm: linear_cases,
     layers.Embedding: embedding_cases,
     layers.Norm: pairwise_distance_cases,

@@ -79,7 +79,16 @@ def cross_cases(op, rng):
     ])
 
 
+def vdot_cases(op, rng):
+    return cases(op, rng, [
+        ((((3,), C), ((3,), C)), call("vdot($, $)", lambda lib, x, y: lib.vdot(x, y))),
+        ((((1,), C), ((1,), C)), call("vdot($, $)", lambda lib, x, y: lib.vdot(x, y))),
+        ((((4,), S), ((4,), C)), call("$.vdot($)", lambda lib, x, y: x.vdot(y))),
+    ])
+
+
 BUILDERS = {
+    products.Vdot: vdot_cases,
     products.Addmm: addmm_cases,
     products.Addmv: addmv_cases,
     products.Baddbmm: baddbmm_cases,

@@ -1,9 +1,11 @@
 """Sample builders for the ops of ndgrad.ops.softmaxes: every dim of 0-d to 3-d inputs and views, the dtype
-argument, the F. and method forms, softmin, and large values (where a naive exp overflows)."""
+argument, the F. and method forms, softmin, and large values (where a naive exp overflows); _safe_softmax with
+rows partly and wholly -inf (attention's masked rows)."""
 
 import numpy as np
 
-from ndgrad.ops.softmaxes import LogSoftmax, Softmax
+from ndgrad.ops import softmaxes
+from ndgrad.ops.softmaxes import LogSoftmax, SafeSoftmax, Softmax
 
 from ..samples import C, Call, Case, Input, S, T, draw, function, method
 
@@ -35,7 +37,22 @@ def cases(op, rng):
     ]
 
 
+def safe_softmax(dim):
+    """torch._safe_softmax has no ndgrad top-level twin: ndgrad's is ops.softmaxes.safe_softmax."""
+    return Call(f"_safe_softmax($, {dim})",
+                lambda lib, x: (softmaxes.safe_softmax if lib.__name__ == "ndgrad" else lib._safe_softmax)(x, dim))
+
+
+def safe_softmax_cases(op, rng):
+    masked = Input(np.array([[0.5, -np.inf, 1.0], [-np.inf, -np.inf, -np.inf], [2.0, 0.0, -np.inf]]))
+    return [Case(op, (draw(rng, shape, op.domain, layout),), safe_softmax(dim)) for shape, layout, dim in SHAPES] + [
+        Case(op, (masked,), safe_softmax(1), smooth=False),
+        Case(op, (masked,), safe_softmax(0), smooth=False),
+    ]
+
+
 BUILDERS = {
+    SafeSoftmax: safe_softmax_cases,
     Softmax: lambda op, rng: cases(op, rng) + [
         Case(op, (draw(rng, (3, 4)),), nn_function("softmin", 1)),
         Case(op, (draw(rng, (2, 3, 2)),), nn_function("softmin", dim=0)),

@@ -1,4 +1,4 @@
-"""The demo: the seed tutorials' autograd examples, run step by step, showing tensors, grad_fn and gradients."""
+"""The tour: the seed tutorials' autograd examples, run step by step, showing tensors, grad_fn and gradients."""
 
 import warnings
 

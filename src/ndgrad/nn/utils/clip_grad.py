@@ -1,0 +1,63 @@
+"""Gradient clipping (see torch.nn.utils.clip_grad): rescale or clamp the parameters' .grad in place.
+``foreach`` is accepted and ignored: NumPy has no fused multi-tensor kernels to choose."""
+
+import types
+import warnings
+
+from ndgrad._creation import tensor
+from ndgrad._tensor import Tensor
+from ndgrad.autograd.grad_mode import no_grad
+from ndgrad.linalg import vector_norm
+from ndgrad.ops import clamp, stack
+
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_"]
+
+
+def _grads(parameters):
+    parameters = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    return parameters, [p.grad for p in parameters if p.grad is not None]
+
+
+@no_grad()
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Scale the gradients so that their joint ``norm_type``-norm is at most ``max_norm``; returns the norm
+    before clipping (see torch.nn.utils.clip_grad_norm_)."""
+    is_generator = isinstance(parameters, types.GeneratorType)
+    parameters, grads = _grads(parameters)
+    if is_generator and not parameters:
+        warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.", stacklevel=3)
+    norm_type = float(norm_type)
+    if not grads:
+        return tensor(0.0)
+    first_device = grads[0].device
+    norms = [vector_norm(grad, norm_type).to(first_device) for grad in grads]
+    total_norm = vector_norm(stack(norms), norm_type)
+    if error_if_nonfinite and (total_norm.isnan() | total_norm.isinf()).item():
+        raise RuntimeError(
+            f"The total norm of order {norm_type} for gradients from `parameters` is non-finite, so it cannot be "
+            "clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
+            "`error_if_nonfinite=False`"
+        )
+    # NOTE: multiply even when the coefficient is 1, as PyTorch does: the grads' versions move the same way.
+    clip_coef = clamp(float(max_norm) / (total_norm + 1e-6), max=1.0)
+    for grad in grads:
+        grad.mul_(clip_coef.to(grad.device))
+    return total_norm
+
+
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Deprecated name of clip_grad_norm_."""
+    warnings.warn(
+        "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
+
+
+@no_grad()
+def clip_grad_value_(parameters, clip_value, foreach=None):
+    """Clamp every gradient element into [-clip_value, clip_value] (see torch.nn.utils.clip_grad_value_)."""
+    clip_value = float(clip_value)
+    for grad in _grads(parameters)[1]:
+        grad.clamp_(min=-clip_value, max=clip_value)

@@ -1,0 +1,91 @@
+"""What the loss modules share: the reductions (in forward on arrays, in rules on Tensors), PyTorch's legacy
+size_average/reduce arguments, and the base of the losses that are elementwise in two tensors."""
+
+import math
+import warnings
+
+import numpy as np
+
+from ndgrad.ops._op import Op
+
+
+def reduce_array(xp, loss, reduction):
+    if reduction == "mean":
+        return xp.mean(loss)
+    if reduction == "sum":
+        return xp.sum(loss)
+    return loss
+
+
+def reduced(loss, reduction):
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def spread(grad, reduction, shape):
+    """The gradient of the reduced loss at each element: grad / N for 'mean' (grad is 0-d then)."""
+    if reduction == "mean":
+        return grad / max(math.prod(shape), 1) if math.prod(shape) else grad * math.nan
+    return grad
+
+
+def constant(array):
+    """A raw array as a Tensor that rules can compute with (it never requires grad)."""
+    from ndgrad._tensor import Tensor  # the tensor module imports the ops
+
+    return Tensor._wrap(array)
+
+
+def array_of(tensor, like):
+    """A weight-like tensor as a raw array of ``like``'s dtype, for ops that take it as a constant parameter."""
+    return None if tensor is None else tensor._data.astype(like._data.dtype, copy=False)
+
+
+class Pointwise(Op):
+    """A loss of two tensors elementwise, then reduced: the rules need only the partial derivatives
+    d loss / d input and d loss / d target at each element, written with ndgrad ops (``partials``)."""
+
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y, reduction):
+        raise NotImplementedError
+
+    @classmethod
+    def vjp(cls, ctx, grad):
+        x, y = ctx.saved_tensors
+        grad = spread(grad, ctx.reduction, np.broadcast_shapes(x.shape, y.shape))
+        dx, dy = cls.partials(ctx, x, y)
+        need_x, need_y = ctx.needs_input_grad
+        return (grad * dx if need_x else None), (grad * dy if need_y and dy is not None else None)
+
+    @classmethod
+    def jvp(cls, ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        dx, dy = cls.partials(ctx, x, y)
+        return reduced(dx * x_t if dy is None else dx * x_t + dy * y_t, ctx.reduction)
+
+
+def reduction_argument(size_average, reduce, reduction):
+    """PyTorch's _Reduction: the legacy size_average/reduce flags win (with a warning), else ``reduction``."""
+    if size_average is not None or reduce is not None:
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = "none" if not reduce else ("mean" if size_average else "sum")
+        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
+                      stacklevel=3)
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def warn_sizes(input, target):
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). This will "
+            "likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            stacklevel=3,
+        )

@@ -1,0 +1,79 @@
+"""Scaled dot-product attention (F.scaled_dot_product_attention), composed as PyTorch's math kernel composes it:
+scaled matmul, additive mask, a softmax that leaves fully masked rows at zero, dropout, matmul with the values."""
+
+import math
+
+from ndgrad._dtype import bool_
+from ndgrad.ops._checks import is_tensor
+from ndgrad.ops.dropout import dropout
+from ndgrad.ops.softmaxes import safe_softmax
+
+__all__ = []  # torch has it only in torch.nn.functional
+FUNCTIONAL = ["scaled_dot_product_attention"]
+
+
+def _check(query, key, value, attn_mask, dropout_p, is_causal):
+    for argument, position, tensor in (("query", 1, query), ("key", 2, key), ("value", 3, value)):
+        if not is_tensor(tensor):
+            raise TypeError(f"scaled_dot_product_attention(): argument '{argument}' (position {position}) must be "
+                            f"Tensor, not {type(tensor).__name__}")
+    if attn_mask is not None and not is_tensor(attn_mask):
+        raise TypeError(f"scaled_dot_product_attention(): argument 'attn_mask' must be Tensor, not "
+                        f"{type(attn_mask).__name__}")
+    if not query.dtype == key.dtype == value.dtype:
+        raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
+                           f"{query.dtype.cpp_name} key.dtype: {key.dtype.cpp_name} and value.dtype: "
+                           f"{value.dtype.cpp_name} instead.")
+    if min(query.ndim, key.ndim, value.ndim) < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+                           f"{query.ndim} key.dim: {key.ndim} and value.dim: {value.ndim} instead.")
+    if attn_mask is not None and attn_mask.dtype.name not in ("bool", "float32", query.dtype.name):
+        raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+                           f"attn_mask.dtype: {attn_mask.dtype.cpp_name} and  query.dtype: {query.dtype.cpp_name} "
+                           "instead.")
+    if not query.dtype.is_floating_point:
+        raise RuntimeError(f"expected scalar type Float but found {query.dtype.title}")
+    if dropout_p > 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p:g}")
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
+
+
+def _grouped(query, key, value):
+    """Grouped-query attention: each key/value head serves a group of query heads (dim -3), so it is repeated."""
+    heads = query.shape[-3]
+    if heads % key.shape[-3] or heads % value.shape[-3]:
+        raise RuntimeError("Number of heads in key and value must divide the number of heads in ")
+    return key.repeat_interleave(heads // key.shape[-3], -3), value.repeat_interleave(heads // value.shape[-3], -3)
+
+
+def _additive(mask, dtype):
+    """A bool mask (True: attend) as 0 / -inf, added to the scores."""
+    from ndgrad._creation import zeros
+
+    return zeros(mask.shape, dtype=dtype, device=mask.device).masked_fill_(mask.logical_not(), -math.inf)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """softmax(query @ key^T * scale + mask) @ value over the last two dims, batch dims broadcast (see
+    torch.nn.functional.scaled_dot_product_attention)."""
+    from ndgrad._creation import ones
+
+    _check(query, key, value, attn_mask, dropout_p, is_causal)
+    scale = 1 / math.sqrt(query.shape[-1]) if scale is None else scale
+    factor = math.sqrt(abs(scale))  # NOTE: split between query and key, as PyTorch does for stability
+    query = query * (-factor if scale < 0 else factor)
+    if is_causal:
+        attn_mask = ones(query.shape[-2], key.shape[-2], dtype=bool_, device=query.device).tril()
+    if attn_mask is not None and attn_mask.dtype.name == "bool":
+        attn_mask = _additive(attn_mask, query.dtype)
+    if enable_gqa:
+        key, value = _grouped(query, key, value)
+    scores = query @ (key.transpose(-2, -1) * factor)
+    if attn_mask is not None:
+        scores.add_(attn_mask)
+    weights = safe_softmax(scores, -1)
+    if dropout_p > 0:
+        weights = dropout(weights, dropout_p)
+    return weights @ value

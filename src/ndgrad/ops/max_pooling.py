@@ -1,0 +1,399 @@
+"""Max pooling over 1 to 3 spatial dims: sliding, adaptive and fractional windows, each maximum with its index in
+its plane, and max unpooling, which writes values back at such indices. The 1-d forms are 2-d ones over a height of
+1, as torch builds them."""
+
+import math
+
+import numpy as np
+
+from ndgrad.ops._op import REDUCTION, SHAPE, Op
+from ndgrad.ops._pool_windows import (
+    COUNTS,
+    adaptive_size,
+    adaptive_windows,
+    plane_sizes,
+    pool_arguments,
+    require_float,
+    single,
+)
+from ndgrad.ops._separable import Gather, Scatter, as_tuple, check
+
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d"]
+FUNCTIONAL = [
+    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
+    "max_pool3d_with_indices", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
+    "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d",
+]
+
+
+def _low(xp, dtype):
+    """The value padding never wins a maximum with."""
+    return -xp.inf if dtype.kind == "f" else xp.iinfo(dtype).min
+
+
+# ---- max pooling ----------------------------------------------------------------------------------------------
+class MaxPool2DWithIndices(Op):
+    """torch.nn.functional.max_pool2d: each window's maximum (the first, at ties) and its index in its plane."""
+
+    name, family = "max_pool2d", REDUCTION
+    outputs = ("result", "indices")
+    saves = ("indices",)
+
+    @staticmethod
+    def forward(xp, x, kernel_size, stride, padding, dilation, out_size):
+        nd = len(kernel_size)
+        sizes = x.shape[-nd:]
+        spans = [d * (k - 1) + 1 for k, d in zip(kernel_size, dilation)]
+        extents = [(o - 1) * s + span for o, s, span in zip(out_size, stride, spans)]
+        pad = [(0, 0)] * (x.ndim - nd) + [(p, max(0, e - p - n)) for p, e, n in zip(padding, extents, sizes)]
+        padded = xp.pad(x, pad, constant_values=_low(xp, x.dtype))[(Ellipsis, *(slice(0, e) for e in extents))]
+        windows = xp.lib.stride_tricks.sliding_window_view(padded, spans, axis=tuple(range(-nd, 0)))
+        steps = (*(slice(None, None, s) for s in stride), *(slice(None, None, d) for d in dilation))
+        windows = windows[(Ellipsis, *steps)]
+        windows = windows.reshape(x.shape[:-nd] + tuple(out_size) + (math.prod(kernel_size),))
+        local = xp.argmax(windows, axis=-1)  # NOTE: the first maximum, as torch's strict > scan
+        result = xp.take_along_axis(windows, local[..., None], axis=-1)[..., 0]
+        index = 0
+        for dim, offset in enumerate(xp.unravel_index(local, kernel_size)):
+            start = (xp.arange(out_size[dim]) * stride[dim] - padding[dim]).reshape(
+                tuple(out_size[dim] if d == dim else 1 for d in range(nd)))
+            index = index * sizes[dim] + start + offset * dilation[dim]
+        return result, xp.asarray(index, dtype=xp.int64)
+
+    @staticmethod
+    def vjp(ctx, grad, grad_indices):
+        (indices,) = ctx.saved_tensors
+        shape, nd = ctx.input_shapes[0], len(ctx.out_size)
+        planes, cells = plane_sizes(indices.shape, nd)
+        index = indices._data.reshape(planes, cells)
+        return (Scatter.apply(grad.reshape(planes, cells), index=index, size=plane_sizes(shape, nd)[1]).reshape(shape),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (indices,) = ctx.saved_tensors
+        nd = len(ctx.out_size)
+        planes, cells = plane_sizes(indices.shape, nd)
+        flat = x_t.reshape(planes, plane_sizes(x_t.shape, nd)[1])
+        values = Gather.apply(flat, index=indices._data.reshape(planes, cells))
+        return values.reshape(indices.shape), None
+
+
+class MaxPool3DWithIndices(MaxPool2DWithIndices):
+    """torch.nn.functional.max_pool3d."""
+
+    name = "max_pool3d"
+
+
+class AdaptiveMaxPool2D(MaxPool2DWithIndices):
+    """torch.nn.functional.adaptive_max_pool2d: the maximum of each of out_size nearly equal windows."""
+
+    name = "adaptive_max_pool2d"
+
+    @staticmethod
+    def forward(xp, x, out_size):
+        nd = len(out_size)
+        sizes = x.shape[-nd:]
+        index, valid = 0, True  # (o_1 .. o_nd, k_1 .. k_nd) positions in the plane, and which lie in the window
+        for dim, (size, out) in enumerate(zip(sizes, out_size)):
+            positions, inside = adaptive_windows(size, out)
+            shape = [1] * (2 * nd)
+            shape[dim], shape[nd + dim] = positions.shape
+            index, valid = index * size + positions.reshape(shape), valid & inside.reshape(shape)
+        index = xp.asarray(np.reshape(index, tuple(out_size) + (-1,)))
+        windows = x.reshape(x.shape[:-nd] + (math.prod(sizes),))[..., index]
+        windows = xp.where(xp.asarray(np.reshape(valid, index.shape)), windows, _low(xp, x.dtype))
+        local = xp.argmax(windows, axis=-1)[..., None]
+        result = xp.take_along_axis(windows, local, axis=-1)[..., 0]
+        return result, xp.take_along_axis(xp.broadcast_to(index, windows.shape), local, axis=-1)[..., 0]
+
+
+class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
+    """torch.nn.functional.adaptive_max_pool3d."""
+
+    name = "adaptive_max_pool3d"
+
+
+def _max_pool(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    kernel, stride, padding, dilation, out = pool_arguments(
+        op.name, input, nd, kernel_size, stride, padding, dilation, ceil_mode)
+    result, indices = op.apply(input, kernel_size=kernel, stride=stride, padding=padding, dilation=dilation,
+                               out_size=tuple(out))
+    return (result, indices) if return_indices else result
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """2-D max pooling (see torch.nn.functional.max_pool2d)."""
+    return _max_pool(MaxPool2DWithIndices, 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """3-D max pooling (see torch.nn.functional.max_pool3d)."""
+    return _max_pool(MaxPool3DWithIndices, 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """1-D max pooling, as 2-D pooling over a height of 1 (see torch.nn.functional.max_pool1d)."""
+    check(input.ndim in (2, 3), "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
+          f"for input, but got:{list(input.shape)}")
+    kernel = single(kernel_size, "max_pool1d", "kernel_size")
+    check(kernel > 0, f"max_pool1d() kernel_size must be greater than zero, but got {kernel}")
+    stride = single(stride, "max_pool1d", "stride", stride=True) or kernel
+    padding, dilation = as_tuple(padding, 1, "")[0], as_tuple(dilation, 1, "")[0]
+    out = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding), (1, dilation), ceil_mode, True)
+    return (out[0].squeeze(-2), out[1].squeeze(-2)) if return_indices else out[0].squeeze(-2)
+
+
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """max_pool1d's values and indices (see torch.nn.functional.max_pool1d_with_indices)."""
+    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """max_pool2d's values and indices (see torch.nn.functional.max_pool2d_with_indices)."""
+    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=False):
+    """max_pool3d's values and indices (see torch.nn.functional.max_pool3d_with_indices)."""
+    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+# ---- fractional max pooling -----------------------------------------------------------------------------------
+class FractionalMaxPool2D(MaxPool2DWithIndices):
+    """torch.nn.functional.fractional_max_pool2d: max pooling over windows of a fixed size whose starts step by a
+    fractional stride, placed by one random sample per plane and dim (``samples``: (N, C, dims))."""
+
+    name = "fractional_max_pool2d"
+
+    @staticmethod
+    def forward(xp, x, kernel_size, out_size, samples, sample_order):
+        nd = len(kernel_size)
+        sizes, lead = x.shape[-nd:], x.shape[:-nd]
+        planes = math.prod(lead)
+        samples = samples.astype(x.dtype if x.dtype.kind == "f" else np.float64)
+        index = 0  # (planes, o_1 .. o_nd, k_1 .. k_nd) positions in each plane
+        for dim, (size, out, kernel) in enumerate(zip(sizes, out_size, kernel_size)):
+            starts = _fractional_starts(xp, samples[:, sample_order[dim]], size, out, kernel)
+            shape = [planes] + [1] * (2 * nd)
+            shape[1 + dim], shape[1 + nd + dim] = out, kernel
+            index = index * size + (starts[:, :, None] + xp.arange(kernel)).reshape(shape)
+        index = index.reshape((planes,) + tuple(out_size) + (-1,))
+        flat = x.reshape(planes, math.prod(sizes))
+        windows = xp.take_along_axis(flat, index.reshape(planes, -1), axis=1).reshape(index.shape)
+        local = xp.argmax(windows, axis=-1)[..., None]  # NOTE: the first maximum, NaN wins, as torch's scan
+        result = xp.take_along_axis(windows, local, axis=-1)[..., 0]
+        indices = xp.take_along_axis(index, local, axis=-1)[..., 0]
+        return result.reshape(lead + tuple(out_size)), indices.reshape(lead + tuple(out_size)).astype(xp.int64)
+
+
+class FractionalMaxPool3D(FractionalMaxPool2D):
+    """torch.nn.functional.fractional_max_pool3d."""
+
+    name = "fractional_max_pool3d"
+
+
+def _fractional_starts(xp, sample, size, out, kernel):
+    """Window starts floor((i + u) alpha) - floor(u alpha), alpha = (size - kernel) / (out - 1), the last window at
+    the end; computed in the samples' dtype, as torch's kernel, so that rounding picks the same starts."""
+    starts = xp.zeros((len(sample), out), dtype=np.int64)
+    if out > 1:
+        alpha = sample.dtype.type(size - kernel) / sample.dtype.type(out - 1)
+        steps = xp.arange(out - 1, dtype=sample.dtype)
+        offset = (sample * alpha).astype(np.int64)[:, None]
+        starts[:, :-1] = ((steps + sample[:, None]) * alpha).astype(np.int64) - offset
+    if out > 0:
+        starts[:, -1] = size - kernel
+    return starts
+
+
+def _fractional_max_pool(op, nd, input, kernel_size, output_size, output_ratio, return_indices, samples):
+    from ndgrad._creation import rand
+
+    name = op.name
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        if nd == 2 and len(output_ratio) > 2:
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
+        ratio = (output_ratio,) * nd if isinstance(output_ratio, (int, float)) else tuple(output_ratio)
+        output_size = [int(input.shape[-nd + d] * ratio[d]) for d in range(nd)]
+    kernel = as_tuple(kernel_size, nd, f"{name}: kernel_size must either be a single int, or a tuple of "
+                      f"{COUNTS[nd]} ints")
+    out = as_tuple(output_size, nd, f"{name}: output_size must either be a single int, or a tuple of "
+                   f"{COUNTS[nd]} ints")
+    if samples is None:
+        check(input.ndim >= nd + 1, f"Dimension out of range (expected to be in range of [{-input.ndim}, "
+              f"{input.ndim - 1}], but got {-nd - 1})", IndexError)
+        samples = rand(1 if input.ndim == nd + 1 else input.shape[0], input.shape[-nd - 1], nd, dtype=input.dtype)
+    check(samples.dtype == input.dtype, "Expect _random_samples to have the same dtype as input")
+    check(samples.shape[0] >= (input.shape[0] if input.ndim == nd + 2 else 1),
+          "Expect _random_samples.size(0) no less then input batch size.")
+    check(samples.shape[1] == input.shape[-nd - 1], "Expect _random_samples.size(1) equals to input channel size.")
+    check(samples.shape[2] == nd, f"Expect _random_samples.size(2) equals to {nd}; got {samples.shape[2]}.")
+    names = ("time", "height", "width")[3 - nd:]
+    where = f"{name}_out()" if nd == 3 else f"{name}()"
+    for size, o, k, dim in zip(input.shape[-nd:], out, kernel, names):
+        fits = o + k - 1 < size if nd == 3 else o + k - 1 <= size  # NOTE: torch's 3-d check is strict, its 2-d not
+        check(fits, f"{where}: pool {dim} {k} too large relative to input {dim} {size}")
+    order = (1, 0) if nd == 2 else (0, 1, 2)  # torch's sample for the width comes first in 2-d
+    planes = math.prod(input.shape[:-nd])  # extra samples (a larger batch) go unused
+    samples = samples._data.reshape(-1, nd)[:planes]
+    result, indices = op.apply(input, kernel_size=kernel, out_size=out, samples=samples, sample_order=order)
+    return (result, indices) if return_indices else result
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """2-D fractional max pooling (see torch.nn.functional.fractional_max_pool2d)."""
+    return _fractional_max_pool(FractionalMaxPool2D, 2, input, kernel_size, output_size, output_ratio,
+                                return_indices, _random_samples)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                          _random_samples=None):
+    """3-D fractional max pooling (see torch.nn.functional.fractional_max_pool3d)."""
+    return _fractional_max_pool(FractionalMaxPool3D, 3, input, kernel_size, output_size, output_ratio,
+                                return_indices, _random_samples)
+
+
+def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """See torch.nn.functional.fractional_max_pool2d_with_indices."""
+    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
+                                       return_indices=False, _random_samples=None):
+    """See torch.nn.functional.fractional_max_pool3d_with_indices."""
+    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """2-D max pooling over nearly equal windows (see torch.nn.functional.adaptive_max_pool2d)."""
+    check(input.ndim in (3, 4), f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
+    require_float(input, "adaptive_max_pool2d")
+    result, indices = AdaptiveMaxPool2D.apply(input, out_size=adaptive_size("adaptive_max_pool2d", input,
+                                                                             output_size, 2))
+    return (result, indices) if return_indices else result
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """3-D max pooling over nearly equal windows (see torch.nn.functional.adaptive_max_pool3d)."""
+    check(input.ndim in (4, 5), f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {list(input.shape)}")
+    size = as_tuple(output_size, 3, "adaptive_max_pool3d(): internal error: output_size.size() must be 3")
+    require_float(input, "adaptive_max_pool3d_cpu")
+    result, indices = AdaptiveMaxPool3D.apply(input, out_size=adaptive_size("adaptive_max_pool3d", input, size, 3))
+    return (result, indices) if return_indices else result
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """See torch.nn.functional.adaptive_max_pool1d."""
+    check(input.ndim in (2, 3), f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
+          "#1 'self' (while checking arguments for adaptive_max_pool1d)")
+    size = as_tuple(output_size, 1, f"adaptive_max_pool1d() argument 'output_size' should contain one int (got "
+                    f"{len(output_size) if isinstance(output_size, (tuple, list)) else 1})")
+    result, indices = adaptive_max_pool2d(input.unsqueeze(-2), (1, size[0]), True)
+    return (result.squeeze(-2), indices.squeeze(-2)) if return_indices else result.squeeze(-2)
+
+
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    """See torch.nn.functional.adaptive_max_pool1d_with_indices."""
+    return adaptive_max_pool1d(input, output_size, True)
+
+
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    """See torch.nn.functional.adaptive_max_pool2d_with_indices."""
+    return adaptive_max_pool2d(input, output_size, True)
+
+
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    """See torch.nn.functional.adaptive_max_pool3d_with_indices."""
+    return adaptive_max_pool3d(input, output_size, True)
+
+
+# ---- max unpooling --------------------------------------------------------------------------------------------
+class MaxUnpool2D(Op):
+    """torch.nn.functional.max_unpool2d: each value written at its index in a zero plane of output_size."""
+
+    name, family = "max_unpool2d", SHAPE
+
+    @staticmethod
+    def forward(xp, x, indices, output_size):
+        nd = len(output_size)
+        planes, cells = plane_sizes(x.shape, nd)
+        out = xp.zeros((planes, math.prod(output_size)), dtype=x.dtype)
+        xp.put_along_axis(out, indices.reshape(planes, cells), x.reshape(planes, cells), axis=1)
+        return out.reshape(x.shape[:-nd] + tuple(output_size))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        shape, nd = ctx.input_shapes[0], len(ctx.output_size)
+        planes, cells = plane_sizes(shape, nd)
+        flat = grad.reshape(planes, math.prod(ctx.output_size))
+        return (Gather.apply(flat, index=ctx.indices.reshape(planes, cells)).reshape(shape),)
+
+    @classmethod
+    def jvp(cls, ctx, x_t):
+        return cls.apply(x_t, indices=ctx.indices, output_size=ctx.output_size)
+
+
+class MaxUnpool3D(MaxUnpool2D):
+    """torch.nn.functional.max_unpool3d."""
+
+    name = "max_unpool3d"
+
+
+def _unpool_size(input, nd, kernel_size, stride, padding, output_size):
+    """torch's default output size (the pooled input's), or output_size checked against it."""
+    kernel = as_tuple(kernel_size, nd, "")
+    stride = kernel if stride is None else as_tuple(stride, nd, "")
+    padding = as_tuple(padding, nd, "")
+    default = [(input.shape[-nd + d] - 1) * stride[d] + kernel[d] - 2 * padding[d] for d in range(nd)]
+    if output_size is None:
+        return default
+    if len(output_size) == nd + 2:
+        output_size = output_size[2:]
+    if len(output_size) != nd:
+        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
+                         f"length of '{len(output_size)}'")
+    for d in range(nd):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+    return list(output_size)
+
+
+def _max_unpool(op, nd, input, indices, output_size):
+    check(input.ndim in (nd + 1, nd + 2), f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d Tensor, "
+          f"but got a tensor with {input.ndim} dimensions.")
+    check(indices.dtype.title == "Long", f"elements in indices should be type int64 but got: {indices.dtype.title}")
+    check(indices.shape == input.shape, f"Expected shape of indices to be same as that of the input tensor "
+          f"({list(input.shape)}) but got indices tensor with shape: {list(indices.shape)}")
+    values = np.asarray(indices._data)
+    wrong = (values < 0) | (values >= math.prod(output_size))
+    check(not wrong.any(), f"Found an invalid max index: {values[wrong].reshape(-1)[-1] if wrong.any() else 0} "
+          f"(output volumes are of size {'x'.join(map(str, output_size))})")
+    return op.apply(input, indices=indices._data, output_size=tuple(output_size))
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool2d (see torch.nn.functional.max_unpool2d)."""
+    size = _unpool_size(input, 2, kernel_size, stride, padding, output_size)
+    return _max_unpool(MaxUnpool2D, 2, input, indices, size)
+
+
+def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The partial inverse of max_pool3d (see torch.nn.functional.max_unpool3d)."""
+    size = _unpool_size(input, 3, kernel_size, stride, padding, output_size)
+    return _max_unpool(MaxUnpool3D, 3, input, indices, size)
+
+
+def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_unpool2d over a width of 1, as torch builds it (see torch.nn.functional.max_unpool1d)."""
+    size = _unpool_size(input, 1, kernel_size, stride, padding, output_size)
+    return _max_unpool(MaxUnpool2D, 2, input.unsqueeze(-1), indices.unsqueeze(-1), size + [1]).squeeze(-1)

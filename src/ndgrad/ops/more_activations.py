@@ -1,0 +1,251 @@
+"""The rest of torch.nn.functional's activations: threshold and the shrinkages (hardshrink, softshrink), the leaky
+relus whose negative slope is learned (prelu) or random (rrelu), and the gated linear unit (glu). One node each."""
+
+import numpy as np
+
+from ndgrad.ops._op import UNARY, Op
+from ndgrad.ops.comparison import logical_and, where
+from ndgrad.ops.joining import cat
+from ndgrad.ops.shape import wrap_dim
+from ndgrad.ops.transcendental import sigmoid
+
+__all__ = ["threshold", "threshold_", "hardshrink", "prelu", "rrelu", "rrelu_"]  # torch has these at top level
+FUNCTIONAL = ["threshold", "threshold_", "hardshrink", "softshrink", "prelu", "rrelu", "rrelu_", "glu"]
+
+
+class Threshold(Op):
+    """torch.threshold: value where x <= threshold, else x (NaN stays NaN, as PyTorch's)."""
+
+    name, family = "threshold", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, threshold, value):
+        return xp.where(x <= threshold, value, x).astype(x.dtype)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (where(x <= ctx.threshold, 0.0, grad),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return Threshold.vjp(ctx, x_t)[0]  # elementwise: the tangent goes through the gradient's formula
+
+
+class ThresholdInPlace(Threshold):
+    """torch.threshold_: the input is overwritten, so the rule reads the result (ThresholdBackward1)."""
+
+    name = "threshold_"
+    node_name = "ThresholdBackward1"
+    saves = ("result",)
+
+
+class Hardshrink(Op):
+    """torch.hardshrink: 0 where -lambd <= x <= lambd, else x."""
+
+    name, family = "hardshrink", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, lambd):
+        return xp.where((x >= -lambd) & (x <= lambd), 0, x).astype(x.dtype)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return (where(logical_and(x >= -ctx.lambd, x <= ctx.lambd), 0.0, grad),)
+
+    @classmethod
+    def jvp(cls, ctx, x_t):
+        return cls.vjp(ctx, x_t)[0]
+
+
+class Softshrink(Hardshrink):
+    """F.softshrink: x - lambd above lambd, x + lambd below -lambd, 0 between; its gradient is hardshrink's."""
+
+    name = "softshrink"
+
+    @staticmethod
+    def forward(xp, x, lambd):
+        return xp.where(x > lambd, x - lambd, xp.where(x < -lambd, x + lambd, x * 0)).astype(x.dtype)
+
+
+class PreluKernel(Op):
+    """torch.prelu: x where x > 0, else weight * x, the weight broadcast along the channels (dim 1)."""
+
+    name, family = "prelu", UNARY
+    saves = ("x", "weight")
+
+    @staticmethod
+    def forward(xp, x, weight):
+        return xp.where(x > 0, x, weight * x)
+
+    @staticmethod
+    def vjp(ctx, grad):
+        x, weight = ctx.saved_tensors
+        need_x, need_weight = ctx.needs_input_grad
+        positive = x > 0
+        return (where(positive, grad, weight * grad) if need_x else None,
+                where(positive, 0.0, x * grad) if need_weight else None)  # the engine sums to weight's shape
+
+    @staticmethod
+    def jvp(ctx, x_t, weight_t):
+        x, weight = ctx.saved_tensors
+        return where(x >= 0, x_t, weight * x_t + weight_t * x)  # NOTE: at 0 the positive side, as torch's jvp
+
+
+class RreluWithNoise(Op):
+    """torch.rrelu: x times ``noise``, the slope of each element: 1 where x > 0, else random in [lower, upper] in
+    training, (lower + upper) / 2 otherwise. The slopes are constants, as PyTorch's saved noise."""
+
+    name, family = "rrelu", UNARY
+
+    @staticmethod
+    def forward(xp, x, noise):
+        return x * noise.astype(x.dtype)
+
+    @classmethod
+    def vjp(cls, ctx, grad):
+        return (grad * _constant(ctx.noise, grad),)
+
+    @classmethod
+    def jvp(cls, ctx, x_t):
+        return cls.vjp(ctx, x_t)[0]
+
+
+class RreluWithNoiseInPlace(RreluWithNoise):
+    """torch.rrelu_ (RreluWithNoiseBackward1)."""
+
+    name = "rrelu_"
+    node_name = "RreluWithNoiseBackward1"
+
+
+class Glu(Op):
+    """F.glu: a * sigmoid(b), a and b the two halves of the input along ``dim``."""
+
+    name, family = "glu", UNARY
+    saves = ("x",)
+
+    @staticmethod
+    def forward(xp, x, dim):
+        a, b = xp.split(x, 2, axis=dim)
+        return a / (1 + xp.exp(-b))
+
+    @staticmethod
+    def vjp(ctx, grad):
+        (x,) = ctx.saved_tensors
+        a, b = x.chunk(2, ctx.dim)
+        gate = sigmoid(b)
+        return (cat([grad * gate, grad * a * gate * (1 - gate)], ctx.dim),)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        (x,) = ctx.saved_tensors
+        (a, b), (a_t, b_t) = x.chunk(2, ctx.dim), x_t.chunk(2, ctx.dim)
+        gate = sigmoid(b)
+        return a_t * gate + a * gate * (1 - gate) * b_t
+
+
+def _constant(array, like):
+    from ndgrad._creation import tensor
+
+    return tensor(array, dtype=like.dtype, device=like.device)
+
+
+# ---- the functions users call -------------------------------------------------------------------------------
+def _floating(input, kernel):
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
+
+
+def threshold(input, threshold, value, inplace=False):
+    """``value`` where input <= threshold, else input (see torch.nn.functional.threshold)."""
+    return _threshold(input, threshold, value, inplace)
+
+
+def threshold_(input, threshold, value):
+    """In-place threshold (see torch.nn.functional.threshold_)."""
+    return _threshold(input, threshold, value, inplace=True)
+
+
+def _threshold(input, limit, value, inplace):
+    if input.dtype.title == "Bool":
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    op = ThresholdInPlace if inplace else Threshold
+    return (op.apply_ if inplace else op.apply)(input, threshold=limit, value=value)
+
+
+def hardshrink(input, lambd=0.5):
+    """0 where |input| <= lambd, else input (see torch.nn.functional.hardshrink)."""
+    _floating(input, "hardshrink_cpu")
+    return Hardshrink.apply(input, lambd=lambd)
+
+
+def softshrink(input, lambd=0.5):
+    """input moved towards 0 by lambd, 0 within lambd of it (see torch.nn.functional.softshrink)."""
+    _floating(input, "softshrink_check")
+    if lambd < 0:
+        largest = np.finfo(input.dtype.numpy).max
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype {input.dtype.title}, but found "
+                           f"{lambd:g}")
+    return Softshrink.apply(input, lambd=lambd)
+
+
+def prelu(input, weight):
+    """leaky relu with a learned slope per channel (see torch.nn.functional.prelu)."""
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype.title} and {weight.dtype.title}")
+    if weight.numel() != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{weight.numel()} and channel size = {channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
+    _floating(input, "prelu_cpu")
+    if input.ndim >= 2:
+        weight = weight.reshape((1, weight.numel()) + (1,) * (input.ndim - 2))
+    elif input.ndim == 0:
+        weight = weight.reshape(())
+    return PreluKernel.apply(input, weight)
+
+
+def _rrelu_noise(input, lower, upper, training):
+    from ndgrad._creation import _RandomState
+
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    _floating(input, "leaky_relu_cpu")
+    data = np.asarray(input._data)
+    if training:
+        slopes = _RandomState.generator.uniform(lower, upper, data.shape)
+        return np.where(data > 0, 1.0, slopes)
+    return np.where(data > 0, 1.0, (lower + upper) / 2)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """leaky relu with a random slope in [lower, upper] per element in training, their mean otherwise (see
+    torch.nn.functional.rrelu)."""
+    noise = _rrelu_noise(input, lower, upper, training)
+    if inplace:
+        return RreluWithNoiseInPlace.apply_(input, noise=noise)
+    return RreluWithNoise.apply(input, noise=noise)
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    """In-place rrelu (see torch.nn.functional.rrelu_)."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def glu(input, dim=-1):
+    """The gated linear unit: first half times the sigmoid of the second, along ``dim`` (see F.glu)."""
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    dim = wrap_dim(dim, input.ndim)
+    if input.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
+    _floating(input, "glu_cpu")
+    return Glu.apply(input, dim=dim)

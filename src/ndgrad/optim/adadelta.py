@@ -1,0 +1,71 @@
+"""Adadelta: steps sized by the ratio of running RMS of past updates to running RMS of gradients
+(see torch.optim.Adadelta)."""
+
+from ndgrad.optim._elementwise import (
+    ElementwiseOptimizer,
+    advance,
+    as_real,
+    check_lr,
+    invalid,
+    namespace,
+    scalar,
+    scalar_state_tensor,
+    zeros_state,
+)
+
+__all__ = ["Adadelta"]
+
+
+class Adadelta(ElementwiseOptimizer):
+    """v <- rho v + (1 - rho) g^2, d = sqrt(u + eps) / sqrt(v + eps) g, u <- rho u + (1 - rho) d^2, p <- p - lr d
+    (see torch.optim.Adadelta)."""
+
+    capturable_devices = ["cuda", "xpu", "hpu", "privateuseone"]
+
+    def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *, capturable=False,
+                 maximize=False, differentiable=False):
+        check_lr(lr)
+        if not 0.0 <= rho <= 1.0:
+            raise invalid("rho value", rho)
+        if not 0.0 <= eps:
+            raise invalid("epsilon value", eps)
+        if not 0.0 <= weight_decay:
+            raise invalid("weight_decay value", weight_decay)
+        defaults = {
+            "lr": lr, "rho": rho, "eps": eps, "weight_decay": weight_decay, "maximize": maximize,
+            "capturable": capturable, "foreach": foreach, "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("foreach", None)
+            group.setdefault("maximize", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("capturable", False)
+
+    def _init_state(self, p, state, group):
+        state["step"] = scalar_state_tensor()
+        state["square_avg"] = zeros_state(p)
+        state["acc_delta"] = zeros_state(p)
+
+    def step(self, closure=None):
+        """One Adadelta update of every parameter with a gradient; returns ``closure()``'s loss, if given."""
+        return self._step(closure)
+
+    def _update_group(self, group, entries):
+        lr, rho, eps = scalar(group["lr"]), group["rho"], group["eps"]
+        for param, grad, state in entries:
+            xp = namespace(param)
+            advance(state)
+            square_avg, acc_delta = as_real(state["square_avg"]._data), as_real(state["acc_delta"]._data)
+            square_avg *= rho
+            square_avg += (1 - rho) * grad * grad
+            std = xp.sqrt(square_avg + eps)
+            delta = xp.sqrt(acc_delta + eps)
+            delta /= std
+            delta *= grad
+            acc_delta *= rho
+            acc_delta += (1 - rho) * delta * delta
+            param -= lr * delta

@@ -1,0 +1,1 @@
+"""Tests of ndgrad.optim against torch.optim."""
