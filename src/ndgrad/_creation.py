@@ -7,7 +7,18 @@ import numpy as np
 
 from ndgrad._device import CPU, array_namespace
 from ndgrad._device import device as as_device
-from ndgrad._dtype import bool_, float16, float32, float64, from_numpy_dtype, get_default_dtype, int32, int64, uint8
+from ndgrad._dtype import (
+    bool_,
+    float16,
+    float32,
+    float64,
+    from_numpy_dtype,
+    get_default_dtype,
+    int32,
+    int64,
+    real_scalar,
+    uint8,
+)
 from ndgrad._tensor import Size, Tensor
 
 __all__ = [
@@ -69,7 +80,17 @@ def _to_array(data, dtype, device):
         dtype = from_numpy_dtype(data.dtype)
     elif dtype is None:
         dtype = _infer_dtype(data)
-    return xp.array(data, dtype=dtype.numpy)
+    if isinstance(data, np.ndarray) and data.dtype.kind == "c" and dtype.numpy.kind in "fiu":
+        from ndgrad.ops.shape import warn_complex_to_real  # the ops import this module
+
+        warn_complex_to_real()
+        data = data.real
+    try:
+        return xp.array(data, dtype=dtype.numpy)
+    except TypeError:  # complex Python numbers where the dtype is real: PyTorch's words
+        if dtype.is_floating_point:
+            raise TypeError("must be real number, not complex") from None
+        raise TypeError("'complex' object cannot be interpreted as an integer") from None
 
 
 def _unwrap_nested(data):
@@ -137,6 +158,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     if isinstance(fill_value, np.generic):
         fill_value = fill_value.item()  # a NumPy scalar fills like a Python number here, unlike in tensor()
     dtype = dtype or _infer_dtype(fill_value)
+    fill_value = real_scalar(fill_value, dtype)
     return _filled(lambda xp, s, d: xp.full(s, fill_value, d), (size,), dtype, device, requires_grad)
 
 

@@ -144,6 +144,23 @@ def result_type(operands):
 
 
 
+# The C++ type names in PyTorch's "value cannot be converted" message (not quite cpp_name's: int64_t, not long).
+_SCALAR_TYPE_NAMES = {
+    "float16": "c10::Half", "float32": "float", "float64": "double", "int64": "int64_t", "int32": "int",
+    "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
+}
+
+
+def real_scalar(value, d):
+    """A Python number as PyTorch writes it into a tensor of dtype ``d``: a complex number into a real dtype only
+    when its imaginary part is 0 (else PyTorch's error); bool tensors take any number (nonzero is True)."""
+    if isinstance(value, complex) and not d.is_complex and d is not bool_:
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[d.name]} without overflow")
+        return value.real
+    return value
+
+
 def legacy_type_name(d, device_type="cpu"):
     """'ndgrad.FloatTensor' and friends, the names PyTorch's messages and Tensor.type() use."""
     prefix = "ndgrad.cuda." if device_type == "cuda" else "ndgrad."

@@ -214,3 +214,30 @@ def test_forward_mode_with_complex_tangents():
     for ours, theirs in zip(results[1], results[0]):
         assert ours.dtype == theirs.dtype
         np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
+
+
+COMPOSITES = [  # functions built from other ops: their complex gradients follow from those ops' rules
+    "lib.outer(a[0], b[1])", "lib.inner(a, b)", "lib.kron(a, b)", "lib.tensordot(a, b, ([1], [1]))",
+    "lib.einsum('ij,kj->ik', a, b)", "lib.einsum('ii->i', a[:, :2])", "lib.matmul(a.unsqueeze(0), b.mT)",
+    "lib.linalg.multi_dot([a, b.mT, a])", "lib.linalg.matrix_power(a[:, :2], 3)", "a.mH @ b",
+    "lib.nn.functional.softsign(a)", "lib.nn.functional.tanhshrink(a)", "lib.nanmean(a.abs())",
+    "lib.cat([a, b]).flip(0).roll(1, 1)[1:, ::2]", "lib.where(a.real > 0, a, b)", "a.masked_fill(a.real > 0, 2j)",
+]
+
+
+@pytest.mark.parametrize("expression", COMPOSITES)
+def test_composites_of_complex_tensors(expression):
+    rng = np.random.default_rng(5)
+    values = [rng.standard_normal((2, 3)) + 1j * rng.standard_normal((2, 3)) for _ in range(2)]  # a and b
+    results = []
+    for lib in (torch, ndgrad):
+        a, b = (lib.from_numpy(v.copy()).requires_grad_() for v in values)
+        out = eval(expression, {"lib": lib, "a": a, "b": b})
+        weights = np.random.default_rng(6).standard_normal(tuple(out.shape)) * (1 - 0.5j)
+        weights = lib.from_numpy(np.asarray(weights)).to(out.dtype)
+        grads = lib.autograd.grad((out * weights).real.sum(), (a, b), allow_unused=True)
+        results.append([np.array(t.detach().resolve_conj().numpy()) if t is not None else None for t in (out, *grads)])
+    for ours, theirs in zip(results[1], results[0]):
+        assert (ours is None) == (theirs is None)
+        if theirs is not None:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)

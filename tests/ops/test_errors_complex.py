@@ -75,8 +75,10 @@ ERRORS = [
     f"lib.einsum('i,i->', {Z}, {R})", f"lib.inner({Z}, {R})", f"lib.tensordot({R}, {Z}, 1)",
     f"lib.linalg.vecdot({Z}, {R})", f"lib.linalg.multi_dot([{Z}, {R}])", f"lib.vdot({Z}, {R})",
     f"lib.vdot({Z}, {Z}[:2])", f"lib.vdot({Z}[None], {Z})",
-    # casts and conversions
-    f"float({Z}[0])", f"int({Z}[1])", f"{Z}[0].__index__()",
+    # casts, conversions and fills
+    f"float({Z}[0])", f"int({Z}[1])", f"{Z}[0].__index__()", "lib.tensor([1 + 2j], dtype=lib.float32)",
+    "lib.tensor(1 + 2j, dtype=lib.int64)", "lib.full((2,), 1 + 1j, dtype=lib.float32)", "lib.ones(2).fill_(1j)",
+    "lib.zeros(2, dtype=lib.int32).fill_(1j)", "lib.zeros(2, dtype=lib.float16).fill_(2j)",
     # backward: a complex scalar needs an explicit gradient; a gradient is complex exactly when its output is
     "(lib.tensor(1.0, requires_grad=True) * (1 + 1j)).backward()",
     "lib.tensor([1.0, 2.0], requires_grad=True).mul(2).backward(lib.tensor([1 + 1j, 1 + 0j]))",

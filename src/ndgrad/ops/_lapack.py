@@ -59,9 +59,8 @@ def lu_solve(xp, LU, pivots, B, adjoint=False):
     # U^T L^T (P^T X) = B
     Y = triangular_solve(xp, xp.swapaxes(L, -1, -2), triangular_solve(xp, xp.swapaxes(U, -1, -2), B, upper=False),
                          upper=True)
-    X = xp.empty_like(Y)
-    xp.put_along_axis(X, xp.broadcast_to(order[..., None], Y.shape[:-1] + (1,)), Y, axis=-2)
-    return X
+    rows = xp.argsort(order, axis=-1)  # X's row order[i] is Y's row i
+    return xp.take_along_axis(Y, xp.broadcast_to(rows[..., None], Y.shape[:-1] + (1,)), axis=-2)
 
 
 def triangular_solve(xp, T, B, upper):

@@ -7,7 +7,7 @@ gradients of the broadcast shape: the engine sums each back to its input's shape
 import cmath
 import math
 
-from ndgrad._dtype import bool_, result_type
+from ndgrad._dtype import bool_, real_scalar, result_type
 from ndgrad.ops._checks import (
     check_castable,
     check_zero_division,
@@ -821,4 +821,4 @@ class ArithmeticMethods:
     def zero_(self):
         return Zero.apply_(self)
     def fill_(self, value):
-        return Fill.apply_(self, value=operand_or_raise(value))
+        return Fill.apply_(self, value=real_scalar(operand_or_raise(value), self.dtype))

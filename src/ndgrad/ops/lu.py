@@ -92,9 +92,7 @@ class LinalgSlogdet(Op):
 def _permutation_matrix(xp, pivots, m, dtype):
     """P with A = P L U, from LAPACK's pivots."""
     order = lapack.permutation(xp, pivots, m)
-    P = xp.zeros(order.shape + (m,), dtype=dtype)
-    xp.put_along_axis(P, order[..., None, :], 1, axis=-2)
-    return P
+    return (order[..., None, :] == xp.arange(m)[:, None]).astype(dtype)  # P[order[i], i] = 1
 
 
 def _unpack(LU, pivots):
