@@ -138,6 +138,8 @@ print(torch.zeros(2, dtype=torch.complex64), torch.ones(2, 1, dtype=torch.cfloat
 print(torch.tensor([1, 2j]), torch.tensor(1.5 + 0j, dtype=torch.complex128), torch.tensor([1.0]).to(torch.cdouble))
 print(torch.randn(3, dtype=torch.complex64).dtype, torch.rand(2, 2, dtype=torch.complex128).shape)
 print(torch.zeros_like(torch.ones(2), dtype=torch.complex64), torch.empty(0, dtype=torch.complex128))
+print(torch.full((1,), 2 + 0j, dtype=torch.int8), torch.zeros(2, dtype=torch.bool).fill_(1j))
+print(torch.ones(2).fill_(3 + 0j))
 z = torch.tensor([1 + 2j, -0.5 + 0j])
 print(z.to(torch.complex128), z.bool(), z[1].item(), z.tolist(), complex(z[0]), float(z[1]), int(z[1]))
 print(torch.ones(2, dtype=torch.float64) + z, torch.result_type(z, 1.0))
