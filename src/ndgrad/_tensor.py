@@ -109,7 +109,7 @@ class Tensor(
         t = _new(cls)
         t._data, t._requires_grad, t.grad_fn, t._grad, t._output_nr = data, requires_grad, grad_fn, None, output_nr
         t._version_counter, t._base, t._view_steps, t._views = version_counter, base, None, None
-        t._accumulator_ref, t._hooks, t._retains_grad = None, None, False
+        t._accumulator_ref, t._hooks, t._retains_grad, t._conj_bit = None, None, False, False
         return t
 
     @staticmethod

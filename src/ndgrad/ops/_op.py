@@ -104,8 +104,8 @@ class Op:
         record = needs_grad and cls.differentiable and STATE.grad_enabled
         if type(result) is not tuple:
             out = _wrap(result, xp, Tensor, view_of)
-            if record and out._data.dtype.kind in "fc":
-                if not cls.complex_autograd and out._data.dtype.kind == "c":
+            if record and (kind := out._data.dtype.kind) in "fc":
+                if kind == "c" and not cls.complex_autograd:
                     raise _no_complex_autograd(cls)
                 out._requires_grad, out.grad_fn = True, _record(cls, inputs, params, (out,))
             if view_of is not None:
