@@ -38,13 +38,8 @@ class Adagrad(ElementwiseOptimizer):
             for p in group["params"]:
                 self._init_state(p, self.state[p], group)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
+    # options that state dicts saved before they existed lack (filled in by Optimizer.__setstate__)
+    group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "fused": None}
 
     def _init_state(self, p, state, group):
         state["step"] = scalar_state_tensor(fused=group["fused"])

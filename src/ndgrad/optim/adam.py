@@ -53,16 +53,11 @@ class Adam(ElementwiseOptimizer):
         super().__init__(params, defaults)
         check_fused(fused, foreach, differentiable)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("amsgrad", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("fused", None)
+    # options that state dicts saved before they existed lack (filled in by Optimizer.__setstate__)
+    group_defaults = {
+        "amsgrad": False, "maximize": False, "foreach": None, "capturable": False, "differentiable": False,
+        "decoupled_weight_decay": False, "fused": None,
+    }
 
     def _init_state(self, p, state, group):
         state["step"] = scalar_state_tensor(fused=group["fused"] or group["capturable"])

@@ -35,13 +35,8 @@ class Adamax(ElementwiseOptimizer):
         }
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
+    # options that state dicts saved before they existed lack (filled in by Optimizer.__setstate__)
+    group_defaults = {"foreach": None, "maximize": False, "differentiable": False, "capturable": False}
 
     def _init_state(self, p, state, group):
         state["step"] = scalar_state_tensor()

@@ -42,14 +42,11 @@ class NAdam(ElementwiseOptimizer):
         }
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("capturable", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
+    # options that state dicts saved before they existed lack (filled in by Optimizer.__setstate__)
+    group_defaults = {
+        "maximize": False, "foreach": None, "capturable": False, "differentiable": False,
+        "decoupled_weight_decay": False,
+    }
 
     def _init_state(self, p, state, group):
         state["step"] = scalar_state_tensor()

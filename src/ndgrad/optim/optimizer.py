@@ -100,6 +100,8 @@ class Optimizer:
     """Base class of all optimizers: holds ``param_groups`` and ``state``; subclasses define ``step``
     (see torch.optim.Optimizer)."""
 
+    group_defaults = {}  # per-optimiser options that older state dicts lack (see __setstate__)
+
     def __init__(self, params, defaults):
         self.defaults = defaults
         for name in _HOOK_DICTS:
@@ -136,6 +138,9 @@ class Optimizer:
                 setattr(self, name, OrderedDict())
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for name, value in self.group_defaults.items():
+                group.setdefault(name, value)
 
     def __repr__(self):
         text = f"{type(self).__name__} ("

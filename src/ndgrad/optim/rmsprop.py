@@ -34,15 +34,11 @@ class RMSprop(ElementwiseOptimizer):
         }
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("momentum", 0)
-            group.setdefault("centered", False)
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("capturable", False)
+    # options that state dicts saved before they existed lack (filled in by Optimizer.__setstate__)
+    group_defaults = {
+        "momentum": 0, "centered": False, "foreach": None, "maximize": False, "differentiable": False,
+        "capturable": False,
+    }
 
     def _init_state(self, p, state, group):
         state["step"] = scalar_state_tensor()

@@ -32,14 +32,8 @@ class SGD(ElementwiseOptimizer):
         super().__init__(params, defaults)
         check_fused(fused, foreach, differentiable)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
+    # options that state dicts saved before they existed lack (filled in by Optimizer.__setstate__)
+    group_defaults = {"nesterov": False, "maximize": False, "foreach": None, "differentiable": False, "fused": False}
 
     def _has_state(self, group):
         return group["momentum"] != 0
