@@ -50,6 +50,7 @@ MLP_SIZES = (784, 512, 512, 10)
 MLP_BATCH = 128
 LR = 0.01
 GC_OFF = "ndgrad, gc off"
+PROVENANCE_OFF = "ndgrad, provenance off"
 CNN_BATCH = 32
 TARGETS = {"chain": 1.0, "mlp": 1.2, "tiny": 1.0, "cnn": 3.0}
 
@@ -296,6 +297,17 @@ def gc_off(fn):
     return call
 
 
+def provenance_off(fn):
+    """`fn` with ndgrad's recording of creation sites off, to measure what provenance costs per op."""
+    def call():
+        ndgrad.autograd.provenance.set_provenance_enabled(False)
+        try:
+            return fn()
+        finally:
+            ndgrad.autograd.provenance.set_provenance_enabled(True)
+    return call
+
+
 def calls_for(fn, budget):
     """Warm up `fn` twice, then pick how many calls make one timing of about `budget` seconds."""
     fn()
@@ -335,6 +347,9 @@ def report(name, title, times, calls, n_ops):
     print(f"  ratio ndgrad/torch (median of rounds): {ratio:.2f}x   target <= {target:.1f}x: {verdict}")
     print("  per-round ratios: " + " ".join(f"{r:.2f}" for r in ratios))
     print(f"  ratio with ndgrad's gc off (for diagnosis only): {ratio_gc_off:.2f}x")
+    if PROVENANCE_OFF in times:
+        cost = statistics.median(a / b for a, b in zip(times["ndgrad"], times[PROVENANCE_OFF])) - 1
+        print(f"  cost of provenance (creation sites), ndgrad vs {PROVENANCE_OFF!r}: {cost:+.1%}")
     return ratio
 
 
@@ -359,6 +374,7 @@ def run_chain(rng, rounds, budget):
     contenders = {
         "ndgrad": lambda: chain(ndgrad, *nd_args),
         "torch": lambda: chain(torch, *th_args),
+        PROVENANCE_OFF: provenance_off(lambda: chain(ndgrad, *nd_args)),
         "numpy, forward only": lambda: numpy_chain(data["x"], data["c"]),
     }
     times, calls = measure(contenders, rounds, budget)
@@ -403,6 +419,7 @@ def run_tiny(rounds, budget):
     contenders = {
         "ndgrad": lambda: tiny(ndgrad, *nd_args),
         "torch": lambda: tiny(torch, *th_args),
+        PROVENANCE_OFF: provenance_off(lambda: tiny(ndgrad, *nd_args)),
         "numpy 0-d arrays, fwd only": lambda: numpy_tiny_arrays(np.array(1.0)),
         "numpy scalars, fwd only": lambda: numpy_tiny(np.array(1.0)),
     }

@@ -1,4 +1,4 @@
-"""Draw the pictures that docs/graphs.md shows, into docs/images/: ``python docs/make_images.py``.
+"""Draw the pictures that docs/graphs.md and docs/tracing.md show, into docs/images/: ``python docs/make_images.py``.
 
 Each example is the tutorials' code, drawn before and after its backward pass. tests/viz checks that the
 committed pictures still match what this script draws.
@@ -69,12 +69,33 @@ def modules():
 
 
 EXAMPLES = (multiplication, chain_rule, vector_jacobian, detach, modules)
+TRACED = (chain_rule, vector_jacobian, detach)  # docs/tracing.md plays their backward passes
+
+
+class TracePicture:
+    """A backward trace drawn with the example's names for its tensors: saved as an animated SVG."""
+
+    def __init__(self, trace, names):
+        self.trace, self.names = trace, names
+
+    def save(self, path):
+        pathlib.Path(path).write_text(self.trace.to_svg(self.names) + "\n", encoding="utf-8")
+
+
+def traced(example):
+    """Run an example inside ndgrad.autograd.trace; the names are those its own pictures gave the tensors."""
+    with torch.autograd.trace() as trace:
+        diagrams = [diagram for _, diagram in example()]
+    names = {box.title: box.subject for diagram in diagrams for box in diagram.model.boxes if box.kind == "tensor"}
+    return TracePicture(trace, names)
 
 
 def pictures():
-    """(name, Diagram) for every picture of docs/graphs.md."""
+    """(name, picture) for every picture of docs/graphs.md and docs/tracing.md."""
     for example in EXAMPLES:
         yield from example()
+    for example in TRACED:
+        yield f"trace_{example.__name__}", traced(example)
 
 
 def main(directory=IMAGES):

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import ndgrad
+from ndgrad.autograd.hints import are_hints_enabled, set_hints_enabled
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\)")
@@ -32,13 +33,24 @@ class Outcome:
     warnings: list = field(default_factory=list)  # [(category name, message)]
 
 
+@contextlib.contextmanager
+def _without_hints():
+    """torch adds no hints to its errors: snippets compare torch's text (ndgrad's hints are tested on their own)."""
+    enabled = are_hints_enabled()
+    set_hints_enabled(False)
+    try:
+        yield
+    finally:
+        set_hints_enabled(enabled)
+
+
 def run_snippet(lib, code, namespace=None):
     """Run ``code`` with ``lib`` bound to the name ``torch``; capture stdout, the final exception and warnings."""
     code = _IMPORT_TORCH.sub(f"import {lib.__name__} as torch", code)  # the seeds' own ``import torch`` line
     scope = {"torch": lib, "np": np, **(namespace or {})}
     buffer = io.StringIO()
     error = None
-    with contextlib.redirect_stdout(buffer), warnings.catch_warnings(record=True) as caught:
+    with contextlib.redirect_stdout(buffer), warnings.catch_warnings(record=True) as caught, _without_hints():
         warnings.simplefilter("always")
         try:
             exec(compile(code, "<snippet>", "exec"), scope)

@@ -127,11 +127,12 @@ def _torch_round_trip(tensor):
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
 def test_strided_views_keep_layout_and_sharing(data):
-    """Any basic-slicing view (steps, negative steps, transposes) comes back with its strides, sharing memory."""
+    """Any basic-slicing view (steps, transposes) comes back with its strides, sharing memory."""
     base = np.arange(60, dtype=np.float64).reshape(3, 4, 5)
     index = data.draw(hnp.basic_indices(base.shape, allow_ellipsis=False, allow_newaxis=False))
     view = base[index]
     assume(isinstance(view, np.ndarray))  # not a NumPy scalar (every index an integer)
+    assume(all(stride >= 0 for stride in view.strides))  # from_numpy refuses negative strides, as torch does
     view = view.T if data.draw(st.booleans()) else view
     whole, window = round_trip([ndgrad.from_numpy(base), ndgrad.from_numpy(view)])
     assert window.stride() == tuple(s // 8 for s in view.strides) and np.array_equal(window.numpy(), view)

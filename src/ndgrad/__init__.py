@@ -1,6 +1,6 @@
 """ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
 
-from ndgrad import autograd, fft, linalg, nn, ops, optim, return_types, utils, viz
+from ndgrad import autograd, cuda, fft, linalg, nn, ops, optim, return_types, utils, viz
 from ndgrad._creation import (
     BoolTensor,
     ByteTensor,
@@ -19,6 +19,7 @@ from ndgrad._creation import (
     from_numpy,
     full,
     full_like,
+    get_default_device,
     initial_seed,
     linspace,
     manual_seed,
@@ -32,11 +33,13 @@ from ndgrad._creation import (
     randn_like,
     randperm,
     seed,
+    set_default_device,
     tensor,
     zeros,
     zeros_like,
 )
 from ndgrad._device import device
+from ndgrad._dlpack import from_dlpack
 from ndgrad._dtype import (
     bool_ as bool,
 )
@@ -60,6 +63,7 @@ from ndgrad._dtype import (
 from ndgrad._printing import set_printoptions
 from ndgrad._tensor import Size, Tensor
 from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from ndgrad.autograd.explain import explain  # ndgrad's own: why is .grad None?
 from ndgrad.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -68,6 +72,7 @@ from ndgrad.autograd.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
+from ndgrad.autograd.hints import set_hint_language, set_hints_enabled  # ndgrad's own: hints after errors
 from ndgrad.ops import *  # noqa: F403  (every op family's public functions: ndgrad.add, ndgrad.sum, ...)
 from ndgrad.serialization import load, save
 

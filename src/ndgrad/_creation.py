@@ -5,7 +5,8 @@ import warnings
 
 import numpy as np
 
-from ndgrad._device import CPU, array_namespace
+from ndgrad import _printing
+from ndgrad._device import CPU, cuda_backend, placement, to_device
 from ndgrad._device import device as as_device
 from ndgrad._dtype import (
     bool_,
@@ -29,8 +30,37 @@ __all__ = [
 ]
 
 
-def _xp(device):
-    return np if device is None else array_namespace(device)
+class _Default:
+    device = None  # set_default_device's device; None: the cpu
+
+
+def set_default_device(device):
+    """The device factories use when given none (see torch.set_default_device); None means the cpu."""
+    _Default.device = None if device is None or as_device(device).type == "cpu" else as_device(device)
+    _printing._DEFAULT_DEVICE_TYPE = get_default_device().type  # tensors elsewhere name their device
+
+
+def get_default_device():
+    return _Default.device or CPU
+
+
+def _build(device, make):
+    """``make(xp)`` with the array library of ``device`` (None: the default device), allocating there."""
+    if device is None:
+        device = _Default.device
+        if device is None:
+            return make(np)
+    device = as_device(device)
+    if device.type == "cpu":
+        return make(np)
+    with placement(device):
+        return make(cuda_backend())
+
+
+def _placed(array, device):
+    """A host array (random draws are made on the host) on ``device`` (None: the default device)."""
+    device = _Default.device if device is None else as_device(device)
+    return array if device is None else to_device(array, device)
 
 
 def _make(array, requires_grad=False):
@@ -71,22 +101,23 @@ def _infer_dtype(data):
 
 def _to_array(data, dtype, device):
     """A fresh array on ``device`` from Python data, a NumPy array or Tensors (copied)."""
-    if isinstance(data, Tensor):
-        data = data._data
+    if isinstance(data, Tensor):  # it stays on its device unless told otherwise, as in PyTorch
+        device = data.device if device is None else device
+        data = to_device(data._data, as_device(device))
     elif isinstance(data, (list, tuple)):
         data = _unwrap_nested(data)
-    xp = _xp(device)
-    if isinstance(data, np.ndarray) and dtype is None:
+    is_array = hasattr(data, "shape") and not isinstance(data, np.generic)
+    if is_array and dtype is None:
         dtype = from_numpy_dtype(data.dtype)
     elif dtype is None:
         dtype = _infer_dtype(data)
-    if isinstance(data, np.ndarray) and data.dtype.kind == "c" and dtype.numpy.kind in "fiu":
+    if is_array and data.dtype.kind == "c" and dtype.numpy.kind in "fiu":
         from ndgrad.ops.shape import warn_complex_to_real  # the ops import this module
 
         warn_complex_to_real()
         data = data.real
     try:
-        return xp.array(data, dtype=dtype.numpy)
+        return _build(device, lambda xp: xp.array(data, dtype=dtype.numpy))
     except TypeError:  # complex Python numbers where the dtype is real: PyTorch's words
         if dtype.is_floating_point:
             raise TypeError("must be real number, not complex") from None
@@ -117,8 +148,9 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def as_tensor(data, dtype=None, device=None):
     """Like tensor(), but shares memory with a NumPy array or Tensor when dtype and device allow."""
     if isinstance(data, Tensor):
-        return data if (dtype is None or dtype is data.dtype) else data.to(dtype)
-    if isinstance(data, np.ndarray) and device in (None, "cpu") and (dtype is None or dtype.numpy == data.dtype):
+        return data.to(device=device, dtype=dtype)  # itself when both already fit
+    on_host = (_Default.device if device is None else as_device(device)) in (None, CPU)
+    if isinstance(data, np.ndarray) and on_host and (dtype is None or dtype.numpy == data.dtype):
         return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
 
@@ -128,6 +160,12 @@ def from_numpy(ndarray):
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     from_numpy_dtype(ndarray.dtype)  # raises PyTorch's error for unsupported dtypes
+    if any(stride < 0 for stride in ndarray.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative strides are not "
+            "currently supported. (You can probably work around this by making a copy of your array  with "
+            "array.copy().) "
+        )
     return Tensor._wrap(ndarray)
 
 
@@ -139,7 +177,8 @@ def _shape(size):
 
 def _filled(fill, size, dtype, device, requires_grad):
     dtype = dtype or get_default_dtype()
-    return _make(fill(_xp(device), _shape(size), dtype.numpy), requires_grad)
+    size = _shape(size)
+    return _make(_build(device, lambda xp: fill(xp, size, dtype.numpy)), requires_grad)
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
@@ -175,12 +214,13 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         dtype = int64 if all(isinstance(v, numbers.Integral) for v in values) else get_default_dtype()
     if values[2] == 0:
         raise RuntimeError("step must be nonzero")
-    return _make(_xp(device).arange(*values, dtype=dtype.numpy), requires_grad)
+    return _make(_build(device, lambda xp: xp.arange(*values, dtype=dtype.numpy)), requires_grad)
 
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
     dtype = dtype or get_default_dtype()
-    return _make(_xp(device).linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy), requires_grad)
+    array = _build(device, lambda xp: xp.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy))
+    return _make(array, requires_grad)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False):
@@ -331,7 +371,7 @@ def _random(sample, size, dtype, device, requires_grad, kernel="check_uniform_bo
     if dtype.is_complex:  # the real and imaginary parts are drawn apart, scaled as PyTorch scales them
         array = np.asarray((array + 1j * sample(generator, shape)) * complex_scale)
     array = array.astype(dtype.numpy)
-    return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
+    return _make(_placed(array, device), requires_grad)
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
@@ -346,8 +386,10 @@ def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
 
 def normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
     """Samples N(mean, std^2); mean and std are numbers or tensors that broadcast (see torch.normal)."""
-    mean_array = mean._data if isinstance(mean, Tensor) else mean
-    std_array = std._data if isinstance(std, Tensor) else std
+    mean_array = mean.cpu()._data if isinstance(mean, Tensor) else mean  # drawn on the host, like every sample
+    std_array = std.cpu()._data if isinstance(std, Tensor) else std
+    if device is None:
+        device = next((t.device for t in (mean, std) if isinstance(t, Tensor)), None)
     if size is None:
         size = np.broadcast_shapes(np.shape(mean_array), np.shape(std_array))
         dtype = dtype or next((t.dtype for t in (mean, std) if isinstance(t, Tensor)), None)
@@ -362,7 +404,7 @@ def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_gr
         low, high, size = 0, low, high
     dtype = dtype or int64
     array = _stream(generator).integers(low, high, size=_shape((size,))).astype(dtype.numpy)
-    return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
+    return _make(_placed(array, device), requires_grad)
 
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
@@ -370,7 +412,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     array = _stream(generator).permutation(n).astype((dtype or int64).numpy)
-    return _make(array if device is None else array_namespace(device).asarray(array), requires_grad)
+    return _make(_placed(array, device), requires_grad)
 
 
 # ---- legacy constructors -----------------------------------------------------------------------------------
@@ -380,7 +422,7 @@ def legacy_new(dtype, args, device, cls=Tensor):
     if len(args) == 1 and not isinstance(args[0], numbers.Integral) and not _is_size(args[0]):
         array = _to_array(args[0], dtype, device)
     else:
-        array = _xp(device).zeros(_shape(args) if args else (0,), dtype.numpy)
+        array = _build(device, lambda xp: xp.zeros(_shape(args) if args else (0,), dtype.numpy))
     result = Tensor._wrap(array)
     if cls is not Tensor:
         result.__class__ = cls

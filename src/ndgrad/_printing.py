@@ -121,9 +121,8 @@ def _body(a, indent, summarize, cell, cell_width):
 
 def _numpy_values(tensor):
     data = tensor._data
-    if type(data).__module__.startswith("cupy"):
+    if not isinstance(data, np.ndarray):  # printing copies a GPU tensor's values to the host, as PyTorch does
         data = data.get()
-    data = np.asarray(data)
     # Half precision is widened first, as torch does, so that the values format like float32 ones.
     return data.astype(np.float32) if data.dtype == np.float16 else data
 

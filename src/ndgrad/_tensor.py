@@ -8,12 +8,14 @@ import weakref
 
 import numpy as np
 
-from ndgrad import ops
-from ndgrad._device import device_of_array
+from ndgrad import _dlpack, ops
+from ndgrad._device import device as Device
+from ndgrad._device import device_of_array, parse_to, to_device
 from ndgrad._dtype import _BY_NUMPY, bool_, float16, float32, float64, int32, int64, legacy_type_name
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import RETAINING, AccumulateGrad, NodeHooks
 from ndgrad.autograd.graph_api import add_hook
+from ndgrad.autograd.provenance import mark, note_cut, note_write
 from ndgrad.ops._op import operand as _operand
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
@@ -82,6 +84,13 @@ class Size(tuple):
 _new = object.__new__
 
 
+
+def _dim_of_shape(dim, ndim):
+    """size(dim) and stride(dim) index the shape: a 0-d tensor has no dimension to index, unlike for reductions."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    return ops.shape.wrap_dim(dim, ndim)
+
 class Tensor(
     ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
     ActivationMethods, ComparisonMethods, ComplexMethods, ReductionMethods, SelectionMethods, ScanMethods,
@@ -93,7 +102,8 @@ class Tensor(
 
     __slots__ = (
         "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base", "_view_steps",
-        "_views", "_accumulator_ref", "_hooks", "_retains_grad", "_fw_tangent", "_conj_bit", "__weakref__",
+        "_views", "_accumulator_ref", "_hooks", "_retains_grad", "_fw_tangent", "_conj_bit", "_origin",
+        "__weakref__",
     )
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
     __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does
@@ -128,6 +138,8 @@ class Tensor(
         if value and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(value)
+        if value:
+            mark(self, "leaf")
 
     def requires_grad_(self, requires_grad=True):
         """Set requires_grad in place and return self (see torch.Tensor.requires_grad_)."""
@@ -240,7 +252,10 @@ class Tensor(
 
     def detach(self):
         """A tensor sharing this data, cut out of the graph (see torch.Tensor.detach)."""
-        return Tensor._from_parts(self._data, False, None, 0, self._shared_counter())
+        detached = Tensor._from_parts(self._data, False, None, 0, self._shared_counter())
+        if self._requires_grad:
+            mark(detached, "detach")
+        return detached
 
     def detach_(self):
         if self._base is not None and self._base._requires_grad:
@@ -259,7 +274,10 @@ class Tensor(
     @property
     def data(self):
         """The values without the graph; unlike detach(), in-place changes to it are not tracked."""
-        return Tensor._from_parts(self._data, False, None, 0, None)
+        data = Tensor._from_parts(self._data, False, None, 0, None)
+        if self._requires_grad:
+            mark(data, "data")
+        return data
 
     @data.setter
     def data(self, value):
@@ -327,7 +345,13 @@ class Tensor(
                 "location. Please clone() the tensor before performing the operation."
             )
         self._data[...] = array
-        self._shared_counter()[0] += 1
+        self._bump_version()
+
+    def _bump_version(self):
+        """Count an in-place write, which saved-tensor checks see, and remember the user's line that made it."""
+        counter = self._shared_counter()
+        counter[0] += 1
+        note_write(counter)
 
     # ---- metadata ----------------------------------------------------------------------------------------
     @property
@@ -337,7 +361,7 @@ class Tensor(
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[ops.shape.wrap_dim(dim, self._data.ndim)]
+        return self._data.shape[_dim_of_shape(dim, self._data.ndim)]
 
     def dim(self):
         return self._data.ndim
@@ -378,7 +402,7 @@ class Tensor(
 
     def stride(self, dim=None):
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
-        return strides if dim is None else strides[ops.shape.wrap_dim(dim, self._data.ndim)]
+        return strides if dim is None else strides[_dim_of_shape(dim, self._data.ndim)]
 
     def type(self, dtype=None):
         if dtype is None:
@@ -396,6 +420,8 @@ class Tensor(
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        if self._requires_grad:
+            note_cut("item")  # a Python number leaves the graph: the hint after "does not require grad" names it
         return self._data.item()
 
     def tolist(self):
@@ -403,18 +429,25 @@ class Tensor(
 
     def numpy(self, *, force=False):
         """The NumPy array behind this tensor, sharing memory (see torch.Tensor.numpy)."""
+        if type(self._data) is not np.ndarray and not force:
+            raise TypeError(
+                f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "
+                "host memory first."
+            )
         if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         if getattr(self, "_conj_bit", False) and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead."
             )
-        if type(self._data) is not np.ndarray and not force:
-            raise TypeError(
-                "can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host "
-                "memory first."
-            )
         return _host(self._data)
+
+    def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule sharing this tensor's memory (see torch.Tensor.__dlpack__ and ndgrad.from_dlpack)."""
+        return _dlpack.export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        return _dlpack.device_of(self)
 
     def __array__(self, dtype=None, copy=None):
         array = self.numpy()
@@ -422,13 +455,44 @@ class Tensor(
 
     def to(self, *args, **kwargs):
         """Convert dtype and/or device: ``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``."""
-        dtype, target_device, copy = ops.shape.parse_to_args(self, args, kwargs)
+        target_device, dtype, copy = parse_to(args, kwargs)
+        dtype, target_device = dtype or self.dtype, target_device or self.device
         if dtype is self.dtype and target_device == self.device and not copy:
             return self
-        return ops.shape.to_copy(self, dtype=dtype, device=target_device)
+        converted = ops.shape.to_copy(self, dtype=dtype, device=target_device)
+        if self._requires_grad and not converted._requires_grad and STATE.grad_enabled:
+            mark(converted, "integer cast")
+        return converted
 
     def cpu(self):
         return self.to("cpu")
+
+    # ---- new tensors with this one's dtype and device (see torch.Tensor.new_zeros) -------------------------------
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        from ndgrad._creation import tensor
+
+        return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from ndgrad._creation import zeros
+
+        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from ndgrad._creation import ones
+
+        return ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        from ndgrad._creation import empty
+
+        return empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        from ndgrad._creation import full
+
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                    requires_grad=requires_grad)
 
     def cuda(self, device=None):
         return self.to("cuda" if device is None else device)
@@ -501,7 +565,7 @@ class Tensor(
         return format(repr(self), spec)
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (_host(self._data).copy(), self._requires_grad))
+        return (_rebuild, (_host(self._data).copy(), self._requires_grad, str(self.device)))
 
     def __deepcopy__(self, memo):
         copy = Tensor._from_parts(self._data.copy(), self._requires_grad, None, 0, None)
@@ -647,5 +711,5 @@ def _host(array):
     return array if type(array) is np.ndarray else array.get()
 
 
-def _rebuild(array, requires_grad):
-    return Tensor._from_parts(array, requires_grad, None, 0, None)
+def _rebuild(array, requires_grad, device="cpu"):
+    return Tensor._from_parts(to_device(array, Device(device)), requires_grad, None, 0, None)

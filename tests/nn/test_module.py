@@ -136,7 +136,6 @@ def test_conversion(same, code):
     same(NET + code)
 
 
-@pytest.mark.xfail(strict=True, reason="core Tensor.cuda raises RuntimeError; CPU-only torch, AssertionError")
 def test_cuda_without_a_gpu_fails_as_torch_does(same):
     same(NET + "print(nn.ReLU().cuda()); net.cuda()")
 

@@ -5,19 +5,14 @@ Keep it short. An xfail is strict: when the bug is fixed the test XPASSes and fa
 
 import pytest
 
-from ndgrad.ops import activation, arithmetic, ctc, eigen, layers, margin_losses, normalization, products
+from ndgrad.ops import activation, arithmetic, ctc, layers, margin_losses, normalization, products
 
 # Tolerances for values and gradients compared with torch; TOLERANCES[(op class, dtype name)] overrides.
 DEFAULT_TOLERANCE = {"float64": {"rtol": 1e-7, "atol": 1e-7}, "float32": {"rtol": 1e-5, "atol": 1e-5}}
 TOLERANCES = {}
 
 # XFAILS[(op class, test function name)] = reason: known bugs not fixed yet.
-_SOLVE_NOT_COMPLEX = "eig's backward solves with V^H, and linalg.solve's own gradient mishandles complex (solvers.py)"
-XFAILS = {
-    (eigen.LinalgEig, "test_second_derivatives"): _SOLVE_NOT_COMPLEX,
-    (eigen.LinalgEig, "test_third_derivatives"): _SOLVE_NOT_COMPLEX,
-    (eigen.LinalgEig, "test_gradgradcheck"): _SOLVE_NOT_COMPLEX,
-}
+XFAILS = {}
 
 # NO_ORACLE[(op class, test function name)] = reason: torch cannot answer (the test is skipped; ndgrad's own
 # result is still checked against finite differences in test_numerical).

@@ -333,7 +333,7 @@ def _samples(op):
 COMPLEX_FAMILIES = {
     "arithmetic", "rounding", "transcendental", "trigonometric", "special", "activation", "comparison",
     "complex_numbers", "reduction", "selection", "scan", "shape", "splitting", "joining", "indexing", "linalg",
-    "products",
+    "products", "solvers", "lu", "decompositions", "matrix_functions", "eigen",
 }
 COMPLEX_VARIANTS = 2  # complex versions of this many of an op's smooth tiny cases
 

@@ -277,6 +277,12 @@ print(t.requires_grad, t.grad, t.grad_fn, t.is_contiguous(), t.t().is_contiguous
     )
 
 
+
+@pytest.mark.parametrize("expr", ["size(0)", "size(-1)", "stride(0)", "size(1)", "size(2)"])
+@pytest.mark.parametrize("shape", ["(())", "((2, 3))"])
+def test_size_and_stride_dim_errors(same, shape, expr):
+    same(f"print(torch.zeros{shape}.{expr})")
+
 def test_item_and_scalar_types(same):
     same(
         """

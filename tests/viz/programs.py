@@ -4,6 +4,7 @@ so that the picture ndgrad draws of its graph can be checked against the picture
 import torch
 
 import ndgrad
+from ndgrad.autograd.provenance import set_provenance_enabled
 from ndgrad.viz.graph_model import describe
 from ndgrad.viz.labels import Options
 
@@ -116,9 +117,14 @@ MATCHING_PROGRAMS = [name for name in PROGRAMS if name != "view_in_place"]
 
 
 def run(lib, code):
-    """The namespace ``code`` leaves behind, run with ``torch`` bound to ``lib``."""
+    """The namespace ``code`` leaves behind, run with ``torch`` bound to ``lib``, without creation sites (torch's
+    nodes have none to compare with; tests of the sites make their graphs directly)."""
     namespace = {"torch": lib}
-    exec(compile(code, "<program>", "exec"), namespace)
+    set_provenance_enabled(False)
+    try:
+        exec(compile(code, "<program>", "exec"), namespace)
+    finally:
+        set_provenance_enabled(True)
     return namespace
 
 

@@ -28,7 +28,11 @@ def _structure(path):
         (path.get("class"), path.get("data-source"), path.get("data-target"))
         for path in root.iter(f"{SVG}path") if path.get("class", "").split()[:1] == ["edge"]
     ]
-    return boxes, edges
+    captions = [  # a traced backward pass: each step's text, in the order the animation plays them
+        [text.text for text in group.iter(f"{SVG}text")]
+        for group in root.iter(f"{SVG}g") if group.get("class") == "trace-caption"
+    ]
+    return boxes, edges, captions
 
 
 def test_committed_pictures_match_what_the_script_draws(tmp_path, capsys):
@@ -42,9 +46,9 @@ def test_committed_pictures_match_what_the_script_draws(tmp_path, capsys):
 
 
 def test_every_picture_is_shown_in_the_guide():
-    guide = (DOCS / "graphs.md").read_text(encoding="utf-8")
     for path in (DOCS / "images").glob("*.svg"):
-        assert f"images/{path.name}" in guide
+        guide = "tracing.md" if path.name.startswith("trace_") else "graphs.md"
+        assert f"images/{path.name}" in (DOCS / guide).read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("example", ["chain_rule", "vector_jacobian", "detach"])

@@ -4,12 +4,14 @@ another, arrows from box to box), DOT (one statement per box and per edge; Graph
 import math
 import re
 import shutil
+import sys
 import xml.etree.ElementTree as ElementTree
 
 import pytest
 from tests.viz.programs import PROGRAMS, model_of, run
 
 import ndgrad
+from ndgrad.autograd.provenance import set_provenance_enabled
 from ndgrad.viz.dot import to_dot
 from ndgrad.viz.graph_model import describe
 from ndgrad.viz.labels import Options
@@ -110,6 +112,26 @@ def test_graphviz_reads_the_dot_text(name):
     assert statements.count("node") == len(model.boxes) and statements.count("edge") == len(model.edges)
 
 
+@pytest.fixture
+def no_sites():
+    """Graphs made without creation sites: the exact texts below are about the tree's shape."""
+    set_provenance_enabled(False)
+    yield
+    set_provenance_enabled(True)
+
+
+def test_text_tree_names_each_line_of_user_code_once_per_run():
+    x = ndgrad.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * 2).exp(); line = sys._getframe().f_lineno  # noqa: E702
+    out = y.sum()
+    here = f"test_viz_render.py:{line}"
+    assert to_text(describe(out, options=Options(shapes_only=True))).splitlines() == [
+        f"output [] → SumBackward0 (test_viz_render.py:{line + 1}) → ExpBackward0 ({here}) → MulBackward0 → "
+        f"AccumulateGrad (test_viz_render.py:{line - 1}) → leaf [2]"  # where the leaf was made
+    ]
+
+
+@pytest.mark.usefixtures("no_sites")
 def test_text_tree_of_the_chain_rule_example():
     namespace = run(ndgrad, PROGRAMS["seed_chain_rule"])
     text = to_text(model_of(namespace, show_values=False))
@@ -126,6 +148,7 @@ def test_text_tree_of_the_chain_rule_example():
                                          "grad=[[4.5, 4.5], [4.5, 4.5]])")  # the seed's 4.5
 
 
+@pytest.mark.usefixtures("no_sites")
 def test_text_tree_of_shared_nodes_and_branches():
     x = ndgrad.tensor([1.0, 2.0], requires_grad=True)
     a, b = x.unbind()
@@ -140,6 +163,7 @@ def test_text_tree_of_shared_nodes_and_branches():
     ]
 
 
+@pytest.mark.usefixtures("no_sites")
 def test_text_and_svg_of_a_long_chain():
     x = ndgrad.ones(2, requires_grad=True)
     y = x

@@ -7,11 +7,14 @@ from ndgrad.autograd.function import Function
 from ndgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ndgrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
 from ndgrad.autograd.graph import AccumulateGrad, Node
+from ndgrad.autograd.hints import cut_hint, with_hint
+from ndgrad.autograd.leaks import is_graph_leak_warning_enabled, set_graph_leak_warning
+from ndgrad.autograd.trace import trace
 
 __all__ = [
     "backward", "grad", "Variable", "Node", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
     "gradcheck", "gradgradcheck", "GradcheckError", "grad_mode", "functional", "Function", "graph",
-    "detect_anomaly", "set_detect_anomaly",
+    "detect_anomaly", "set_detect_anomaly", "set_graph_leak_warning", "is_graph_leak_warning_enabled", "trace",
 ]
 
 
@@ -49,10 +52,20 @@ def _roots_and_grads(outputs, grad_outputs):
                 f"dtype: grad_output[{i}] has a dtype of {grad.dtype} and output[{i}] has a dtype of {out.dtype}."
             )
         if not out.requires_grad:
-            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+            message = f"element {i} of tensors does not require grad and does not have a grad_fn"
+            raise RuntimeError(with_hint(message, cut_hint(out)))  # ndgrad's hint: where the chain was cut
+        if grad.device != out.device:
+            grad = _seed_on_device(grad, out, i)
         roots.append(out._edge())
         seeds.append(grad if grad.dtype is out.dtype else grad.to(out.dtype))
     return roots, seeds
+
+
+def _seed_on_device(grad, out, i):
+    """A seed gradient on another device than its output: moved if 0-d, else PyTorch's engine refuses it."""
+    if grad.ndim:
+        raise RuntimeError(f"invalid gradient at index {i} - expected device {out.device} but got {grad.device}")
+    return grad.to(out.device)
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):

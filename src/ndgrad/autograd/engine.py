@@ -17,6 +17,11 @@ from ndgrad.autograd.anomaly_mode import _AnomalyState, check_nan, evaluating, w
 from ndgrad.autograd.grad_mode import set_grad_enabled
 from ndgrad.autograd.graph import RETAINING, follow_retained
 from ndgrad.autograd.graph_api import run_post_hooks, run_pre_hooks, run_tensor_hooks
+from ndgrad.autograd.hints import add_backward_hint
+from ndgrad.autograd.leaks import leak_limit, saved_before_step, warn_graph_leak
+from ndgrad.autograd.provenance import _State as _Provenance
+from ndgrad.autograd.provenance import capture as capture_site
+from ndgrad.autograd.trace import TRACING, begin_run
 from ndgrad.ops._broadcast import sum_to
 
 __all__ = ["run_backward", "current_backward"]
@@ -33,6 +38,9 @@ def current_backward():
     """(capturing, retain_graph) of the innermost backward running in this thread, or None: what a node that
     re-enters the engine (a reentrant checkpoint) needs to know about the pass that runs it."""
     return _RUNNING.stack[-1] if _RUNNING.stack else None
+
+
+_Provenance.running_backward = current_backward  # backward's own rules run with grad off: provenance skips them
 
 
 def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
@@ -62,13 +70,21 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
     heapq.heapify(ready)
     captured = [None] * sum(map(len, capture.values())) if capture else None
     anomaly = _AnomalyState.enabled
+    old = leak_limit()  # a node made before the last optimizer step has a larger key (see ndgrad.autograd.leaks)
+    leaked = False
+    # the user's line of this backward, which each node it frees remembers (for the hint after a second backward)
+    freed_by = capture_site(1) if _Provenance.enabled and not retain_graph else None
+    # off: () and nothing more per node than the `if tracer` test (see ndgrad.autograd.trace)
+    tracer = TRACING.traces and begin_run(roots, root_grads, retain_graph, create_graph, capture is not None)
 
     outer = _RUNNING.stack
     _RUNNING.stack = outer + ((capture is not None, retain_graph),)
     with set_grad_enabled(create_graph):
         try:
             while ready:
-                node = heapq.heappop(ready)[2]
+                key, _, node = heapq.heappop(ready)
+                if key > old and saved_before_step(node):
+                    old, leaked = 0, True
                 if anomaly:
                     evaluating(node)
                 grads = buffers.pop(node, None)
@@ -97,8 +113,11 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                         input_grads = run_post_hooks(hooks.post, input_grads, grads)
                     if anomaly and _AnomalyState.check_nan:
                         check_nan(node, input_grads)
+                    if tracer:
+                        tracer.node_ran(node, grads, input_grads)
                 if not retain_graph:
                     node._release()
+                    node._freed_by = freed_by
                 for (next_node, input_nr), grad in zip(node._edges, input_grads):
                     if next_node is None:
                         continue
@@ -116,14 +135,17 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                     if count == 0:
                         heapq.heappush(ready, (-next_node._sequence_nr, tie_breaker, next_node))
                         tie_breaker += 1
-        except Exception:
+        except Exception as error:
             if anomaly:
                 warn_forward_trace(node)
+            add_backward_hint(error, node)
             raise
         finally:
             _RUNNING.stack = outer
             if anomaly:
                 evaluating(None)
+    if leaked:
+        warn_graph_leak(root_nodes)
     return captured
 
 

@@ -10,6 +10,8 @@ from ndgrad.autograd import forward_ad
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.grad_mode import STATE, no_grad
 from ndgrad.autograd.graph import Node, _sequence
+from ndgrad.autograd.provenance import _State as _Provenance
+from ndgrad.autograd.provenance import capture
 from ndgrad.autograd.saved import FREED_MESSAGE, HOOKS, SavedOutput, SavedPacked, check_version
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
@@ -114,8 +116,10 @@ class BackwardCFunction(FunctionCtx, Node):
         if self._materialize_grads and any(grad is None for grad in grads):
             from ndgrad._creation import zeros
 
+            device = next((grad.device for grad in grads if grad is not None), None)
             grads = [
-                zeros(meta[0], dtype=from_numpy_dtype(meta[1])) if grad is None and meta is not None else grad
+                zeros(meta[0], dtype=from_numpy_dtype(meta[1]), device=device)
+                if grad is None and meta is not None else grad
                 for grad, meta in zip(grads, self._output_meta)
             ]
         result = self.apply(*grads)
@@ -172,7 +176,8 @@ class Function:
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         name = f"{cls.__name__}Backward"
-        namespace = {"_forward_cls": cls, "__module__": __name__, "__qualname__": name}
+        namespace = {"_forward_cls": cls, "__module__": __name__, "__qualname__": name,
+                     "formula": f"{cls.__name__}.backward(ctx, grad)"}  # the rule, as ndgrad.autograd.trace shows it
         cls._backward_cls = type(name, (BackwardCFunction,), namespace)
 
     def __init__(self, *args, **kwargs):
@@ -267,7 +272,7 @@ def _wrap_outputs(ctx, inputs, raw_outputs, record, Tensor):
         if is_dirty:
             if record and out._requires_grad and out.grad_fn is None:
                 raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
-            out._shared_counter()[0] += 1
+            out._bump_version()
         elif any(out is x for x in inputs):
             out = _alias(out, Tensor)
         view = not is_dirty and out._base is not None
@@ -312,6 +317,8 @@ def _record(ctx, inputs, outputs, Tensor):
     ctx.__dict__.pop("to_save", None)
     if _AnomalyState.enabled:
         remember_forward(ctx)
+    if _Provenance.enabled:
+        ctx._site = capture(3)  # where the user called apply (see ndgrad.autograd.provenance)
     for out in ctx.dirty_tensors:
         if out._base is not None and out.grad_fn is ctx:
             from ndgrad.ops.views import rebase

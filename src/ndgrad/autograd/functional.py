@@ -87,9 +87,15 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     return _unpack(outputs, is_outputs_tuple), _unpack(result, is_outputs_tuple)
 
 
-def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode"):
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, strategy="reverse-mode", show=False):
     """The Jacobian of ``func`` at ``inputs``; nested tuples for several outputs and inputs (see
-    torch.autograd.functional.jacobian)."""
+    torch.autograd.functional.jacobian).
+
+    ``show=True`` (ndgrad's addition, for at most 100 outputs and 100 inputs) also prints J, one row per output
+    element and one column per input element, and shows that ``y.backward(v)`` leaves vᵀJ in ``x.grad``.
+    """
+    if show:
+        return _show_jacobian(func, inputs, lambda: jacobian(func, inputs, create_graph, strict, vectorize, strategy))
     if strategy not in ("forward-mode", "reverse-mode"):
         raise AssertionError(
             'Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If your function has more outputs '
@@ -371,3 +377,93 @@ def _zeros_for_none(grads, refs, strict, create_graph, stage):
             )
         result.append(grad)
     return tuple(result)
+
+
+# ---- jacobian(show=True): the lesson that backward computes vᵀJ without building J ------------------------------
+_SHOW_LIMIT = 100
+
+
+def _show_jacobian(func, inputs, compute):
+    """Print J, a random v, and ``x.grad`` after ``y.backward(v)`` beside vᵀJ; return J as jacobian() does."""
+    import numpy as np
+
+    from ndgrad.autograd import backward
+    from ndgrad.autograd.grad_mode import no_grad
+
+    is_inputs_tuple, xs = _as_tuple(inputs, "inputs", "jacobian")
+    with no_grad():
+        is_outputs_tuple, ys = _as_tuple(func(*xs), "outputs of the user-provided function", "jacobian")
+    rows, columns = sum(y.numel() for y in ys), sum(x.numel() for x in xs)
+    if rows > _SHOW_LIMIT or columns > _SHOW_LIMIT:
+        raise ValueError(
+            f"jacobian(show=True) prints the whole matrix, so it is meant for small examples: at most {_SHOW_LIMIT} "
+            f"output and {_SHOW_LIMIT} input elements, but this function has {rows} outputs and {columns} inputs. "
+            "Leave out show=True for larger functions."
+        )
+    if any(t.dtype.is_complex for t in (*xs, *ys)):
+        raise ValueError("jacobian(show=True) explains real Jacobians only, but got a complex tensor")
+    result = compute()
+    blocks = result if is_outputs_tuple else (result,)
+    blocks = [block if is_inputs_tuple else (block,) for block in blocks]
+    matrix = np.block([
+        [_array(block).reshape(y.numel(), x.numel()) for block, x in zip(row, xs)] for row, y in zip(blocks, ys)
+    ])
+    y_labels, x_labels = _labels(ys, "y", is_outputs_tuple), _labels(xs, "x", is_inputs_tuple)
+    v = np.round(np.random.default_rng(0).standard_normal(rows), 2)  # own generator: the user's stays untouched
+    leaves = tuple(x.detach().clone().requires_grad_(True) for x in xs)
+    with enable_grad():
+        outputs = func(*leaves)
+        outputs = outputs if is_outputs_tuple else (outputs,)
+        seeds, start = [], 0
+        for y in outputs:
+            seeds.append(_tensor_like(v[start:start + y.numel()], y))
+            start += y.numel()
+        backward(outputs, seeds)
+    grads = np.concatenate([_array(x.grad).ravel() if x.grad is not None else np.zeros(x.numel()) for x in leaves])
+    product = v @ matrix
+    name = getattr(func, "__name__", "func")
+    call = "y.backward(v)" if not is_outputs_tuple else f"backward(({', '.join(f'y{i}' for i in range(len(ys)))}), v)"
+    grad = "x.grad" if not is_inputs_tuple else ", ".join(f"x{i}.grad" for i in range(len(xs)))
+    grad_row = "x.grad" if not is_inputs_tuple else "grads"
+    lines = [f"Jacobian J of {name}: {rows} outputs (rows) x {columns} inputs (columns)"]
+    lines += _table(x_labels, [(label, row) for label, row in zip(y_labels, matrix)])
+    lines.append("v: one weight per output (random)")
+    lines += _table(y_labels, [("v", v)])
+    lines.append(f"{call} leaves vᵀJ in {grad}, without ever building J (one vector-Jacobian product per node):")
+    lines += _table(x_labels, [(grad_row, grads), ("vᵀJ", product)])
+    lines.append(f"max |{grad_row} - vᵀJ| = {float(np.abs(grads - product).max()):.3g}")
+    print("\n".join(lines))
+    return result
+
+
+def _array(tensor):
+    return tensor.detach().cpu().numpy().astype("float64")
+
+
+def _tensor_like(values, like):
+    from ndgrad._creation import tensor
+
+    return tensor(values.reshape(tuple(like.shape)), dtype=like.dtype, device=like.device)
+
+
+def _labels(tensors, letter, numbered):
+    """``y[0]``, ``y[1, 2]`` (``y`` for a 0-d tensor); ``y0[...]``, ``y1[...]`` for a tuple of them."""
+    import numpy as np
+
+    labels = []
+    for number, t in enumerate(tensors):
+        name = f"{letter}{number}" if numbered else letter
+        shape = tuple(t.shape)
+        labels += [name] if not shape else [f"{name}[{', '.join(map(str, i))}]" for i in np.ndindex(*shape)]
+    return labels
+
+
+def _table(column_labels, rows):
+    """Lines of a table: a header of column labels, then each (label, values) right-aligned under them."""
+    cells = [[f"{value:.4g}" for value in values] for _, values in rows]
+    width = max(len(text) for text in [*column_labels, *(c for row in cells for c in row)])
+    indent = max(len(label) for label, _ in rows) + 3
+    lines = [" " * indent + " ".join(label.rjust(width) for label in column_labels)]
+    for (label, _), row in zip(rows, cells):
+        lines.append(f"  {label}".ljust(indent) + " ".join(c.rjust(width) for c in row))
+    return lines

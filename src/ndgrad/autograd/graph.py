@@ -10,6 +10,8 @@ from collections import OrderedDict, namedtuple
 
 from ndgrad._dtype import from_numpy_dtype
 from ndgrad.autograd.graph_api import RemovableHandle, add_hook, run_post_accumulate_hooks
+from ndgrad.autograd.memory import memory_report
+from ndgrad.autograd.paths import path
 from ndgrad.autograd.saved import (
     FREED_MESSAGE,
     SavedOutput,
@@ -24,6 +26,7 @@ from ndgrad.autograd.saved import (
 __all__ = [
     "Node", "OpNode", "AccumulateGrad", "NodeHooks", "RETAINING", "follow_retained", "GradientEdge",
     "get_gradient_edge", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "RemovableHandle",
+    "memory_report", "path",
 ]
 
 _sequence = itertools.count()
@@ -108,7 +111,7 @@ class OpNode(Node):
 
     # The fixed fields are slots, the cheapest to store, as a node is made for every recorded op; the op's
     # keyword parameters become the instance __dict__ itself, so ``ctx.dim`` is a plain attribute read.
-    __slots__ = ("_sequence_nr", "_edges", "_output_meta", "_saved", "_saved_versions")
+    __slots__ = ("_sequence_nr", "_edges", "_output_meta", "_saved", "_saved_versions", "_site", "_freed_by")
     op = None  # the Op class whose vjp this node runs; Op.apply creates these nodes without calling __init__
 
     def __getattr__(self, name):
@@ -160,8 +163,10 @@ class OpNode(Node):
         if len(grads) > 1 and any(g is None for g in grads):  # an output nobody used: its gradient is zero
             from ndgrad._creation import zeros
 
+            device = next(g.device for g in grads if g is not None)  # the node runs because one arrived
             grads = [
-                zeros(s, dtype=from_numpy_dtype(d)) if g is None else g for g, (s, d) in zip(grads, self._output_meta)
+                zeros(s, dtype=from_numpy_dtype(d), device=device) if g is None else g
+                for g, (s, d) in zip(grads, self._output_meta)
             ]
         return self.op.vjp(self, *grads)
 
@@ -171,6 +176,8 @@ class AccumulateGrad(Node):
 
     The leaf holds it only weakly, so its hooks live on the leaf (``variable._hooks``) and outlive it.
     """
+
+    formula = "x.grad += grad"  # the rule written out, for ndgrad.autograd.trace
 
     def name(self):
         return "ndgrad::autograd::AccumulateGrad"  # PyTorch reports its C++ name here

@@ -14,6 +14,7 @@ import weakref
 from ndgrad._dtype import bool_, complex128, float64, int64, legacy_type_name
 from ndgrad.autograd.anomaly_mode import _AnomalyState
 from ndgrad.autograd.grad_mode import no_grad
+from ndgrad.autograd.hints import inplace_hint, with_hint
 
 __all__ = [
     "SavedOutput", "SavedPacked", "check_version", "FREED_MESSAGE", "HOOKS", "pack_saved", "saved_tensors_hooks",
@@ -87,10 +88,11 @@ def _modified_message(tensor, saved_version, node):
             "Hint: enable anomaly detection to find the operation that failed to compute its gradient, with "
             "ndgrad.autograd.set_detect_anomaly(True, check_nan=False)."
         )
-    return (
+    message = (
         "one of the variables needed for gradient computation has been modified by an inplace operation: "
         f"{description} is at version {tensor._version}; expected version {saved_version} instead. {hint}"
     )
+    return with_hint(message, inplace_hint(tensor, node))  # ndgrad's own: the lines that saved and modified it
 
 
 # ---- saved-tensor hooks ---------------------------------------------------------------------------------------------

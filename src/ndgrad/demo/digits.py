@@ -55,8 +55,9 @@ def accuracy(model, loader, device):
     return correct / total
 
 
-def train(name, epochs, device, train_set, test_set, generator, progress=True):
-    """Train one model; returns its per-step training losses and per-epoch test accuracies."""
+def train(name, epochs, device, train_set, test_set, generator, progress=True, graph_path=None):
+    """Train one model; returns its per-step training losses and per-epoch test accuracies. With ``graph_path``,
+    also draws the graph of one training batch's loss there, one box per layer."""
     from tqdm import tqdm
 
     model = make_model(name).to(device)
@@ -79,7 +80,20 @@ def train(name, epochs, device, train_set, test_set, generator, progress=True):
         epoch_loss = sum(losses[-len(train_loader):]) / len(train_loader)
         accuracies.append(accuracy(model, test_loader, device))
         print(f"{name} epoch {epoch:2d}/{epochs}  train loss {epoch_loss:.4f}  test accuracy {accuracies[-1]:.2%}")
+    if graph_path is not None:
+        images, labels = next(iter(train_loader))
+        draw_graph(model, loss_fn, images.to(device), labels.to(device), graph_path)
     return losses, accuracies
+
+
+def draw_graph(model, loss_fn, images, labels, path):
+    """Draw the graph behind one batch's loss as an SVG, each layer's ops collapsed into one box (ndgrad.viz)."""
+    from ndgrad.viz import draw, record_modules
+
+    with record_modules(model):
+        loss = loss_fn(model(images), labels)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    draw(loss, params=dict(model.named_parameters()), collapse_modules=True, path=path)
 
 
 def plot(histories, path):
@@ -111,8 +125,10 @@ def run(models=MODELS, epochs=20, device="cpu", out="ndgrad-demo", seed=0, progr
     histories = {}
     for name in models:
         start = time.perf_counter()
-        histories[name] = train(name, epochs, device, train_set, test_set, generator, progress)
+        graph_path = Path(out) / f"{name}_graph.svg"
+        histories[name] = train(name, epochs, device, train_set, test_set, generator, progress, graph_path)
         print(f"{name}: {time.perf_counter() - start:.1f} s, final test accuracy {histories[name][1][-1]:.2%}")
+        print(f"{name}: graph of one training batch written to {graph_path.resolve()}")
     path = Path(out) / "loss_curves.png"
     plot(histories, path)
     print(f"loss curves written to {path.resolve()}")

@@ -103,3 +103,13 @@ def zeros_like_grad(grad):
     from ndgrad._tensor import Tensor
 
     return Tensor._wrap(array_namespace(grad.device).zeros_like(grad._data))
+
+
+def constant_like(values, like):
+    """A number or a raw array (on the host or on like's device) as a new tensor of like's dtype on like's device:
+    the constants that rules and composites compute with (masks, noise, running statistics). It never needs grad."""
+    from ndgrad._device import namespace_of, placement
+    from ndgrad._tensor import Tensor
+
+    with placement(like.device):  # host values are copied to like's GPU, not to the current one
+        return Tensor._wrap(namespace_of(like._data).array(values, dtype=like._data.dtype))

@@ -16,7 +16,7 @@ def lu_factor(xp, A):
     info = xp.zeros(count, dtype=xp.int32)
     stack = xp.arange(count)
     for j in range(k):
-        p = j + xp.argmax(xp.abs(LU[:, j:, j]), axis=1)  # the first largest entry, as idamax
+        p = j + xp.argmax(_magnitude(xp, LU[:, j:, j]), axis=1)  # the first largest entry, as i?amax
         pivots[:, j] = p + 1
         row = LU[stack, j].copy()
         LU[stack, j] = LU[stack, p]
@@ -28,6 +28,19 @@ def lu_factor(xp, A):
         LU[:, j + 1:, j] = multipliers
         LU[:, j + 1:, j + 1:] -= multipliers[:, :, None] * LU[:, j, None, j + 1:]
     return LU.reshape(A.shape), pivots.reshape(*batch, k), info.reshape(batch)
+
+
+def _magnitude(xp, values):
+    """What LAPACK's pivot search compares: |x|, and for complex numbers |Re z| + |Im z| (izamax's cabs1)."""
+    if values.dtype.kind == "c":
+        return xp.abs(values.real) + xp.abs(values.imag)
+    return xp.abs(values)
+
+
+def conjugate_transpose(xp, M):
+    """The conjugate transpose of each matrix."""
+    M = xp.swapaxes(M, -1, -2)
+    return xp.conj(M) if M.dtype.kind == "c" else M
 
 
 def permutation(xp, pivots, m):
@@ -44,7 +57,7 @@ def permutation(xp, pivots, m):
 
 
 def lu_solve(xp, LU, pivots, B, adjoint=False):
-    """X with A X = B for A = P L U given by getrf's (LU, pivots); ``adjoint``: A^T X = B. Like getrs, a zero
+    """X with A X = B for A = P L U given by getrf's (LU, pivots); ``adjoint``: A^H X = B. Like getrs, a zero
     pivot divides by zero (inf and nan), it does not raise. The batch dimensions broadcast."""
     batch = xp.broadcast_shapes(LU.shape[:-2], pivots.shape[:-1], B.shape[:-2])
     LU, B = xp.broadcast_to(LU, batch + LU.shape[-2:]), xp.broadcast_to(B, batch + B.shape[-2:])
@@ -56,9 +69,9 @@ def lu_solve(xp, LU, pivots, B, adjoint=False):
     if not adjoint:  # L U X = P^T B
         rows = xp.take_along_axis(B, xp.broadcast_to(order[..., None], B.shape[:-1] + (1,)), axis=-2)
         return triangular_solve(xp, U, triangular_solve(xp, L, rows, upper=False), upper=True)
-    # U^T L^T (P^T X) = B
-    Y = triangular_solve(xp, xp.swapaxes(L, -1, -2), triangular_solve(xp, xp.swapaxes(U, -1, -2), B, upper=False),
-                         upper=True)
+    # U^H L^H (P^T X) = B
+    Y = triangular_solve(xp, conjugate_transpose(xp, U), B, upper=False)
+    Y = triangular_solve(xp, conjugate_transpose(xp, L), Y, upper=True)
     rows = xp.argsort(order, axis=-1)  # X's row order[i] is Y's row i
     return xp.take_along_axis(Y, xp.broadcast_to(rows[..., None], Y.shape[:-1] + (1,)), axis=-2)
 
@@ -94,13 +107,13 @@ def cholesky(xp, A):
     info = xp.zeros(L.shape[0], dtype=xp.int32)
     for j in range(n):
         active = info == 0
-        pivot = L[:, j, j] - (L[:, j, :j] ** 2).sum(-1)
+        pivot = (L[:, j, j] - (xp.abs(L[:, j, :j]) ** 2).sum(-1)).real  # potrf reads the real diagonal
         failed = active & ~(pivot > 0)
         info[failed] = j + 1
         L[failed, j, j] = pivot[failed]
         going = active & ~failed
         root = xp.sqrt(xp.where(going, pivot, 1))
-        below = (L[:, j + 1:, j] - (L[:, j + 1:, :j] @ L[:, j, :j, None])[..., 0]) / root[:, None]
+        below = (L[:, j + 1:, j] - (L[:, j + 1:, :j] @ xp.conj(L[:, j, :j, None]))[..., 0]) / root[:, None]
         L[going, j, j] = root[going]
         L[going, j + 1:, j] = below[going]
     return L.reshape(A.shape), info.reshape(batch)

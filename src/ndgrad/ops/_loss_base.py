@@ -54,6 +54,7 @@ class Pointwise(Op):
     def forward(xp, x, y, reduction):
         raise NotImplementedError
 
+    formula = "grad_self = grad spread over the elements (/ numel for 'mean') * d loss/d self; grad_target likewise"
     @classmethod
     def vjp(cls, ctx, grad):
         x, y = ctx.saved_tensors

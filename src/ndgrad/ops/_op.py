@@ -9,12 +9,14 @@ from weakref import WeakSet
 
 import numpy as np
 
-from ndgrad._device import device_of_array
+from ndgrad._device import array_namespace, device_of_array, namespace_of, to_device
 from ndgrad._dtype import can_cast, get_default_dtype, result_type
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.forward_ad import _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import OpNode, _sequence
+from ndgrad.autograd.provenance import _State as _Provenance
+from ndgrad.autograd.provenance import capture, mark
 from ndgrad.autograd.saved import HOOKS as SAVED_HOOKS
 from ndgrad.autograd.saved import SavedOutput, pack_saved
 from ndgrad.ops._broadcast import broadcast_error
@@ -83,6 +85,7 @@ class Op:
         raise NotImplementedError
 
     jvp = staticmethod(_no_jvp)  # forward mode: an op declares jvp(ctx, *tangents) beside its vjp
+    formula = None  # the vjp in one line of derivatives.yaml names ("grad_self = grad * other"), for autograd.trace
 
     @classmethod
     def apply(cls, *inputs, **params):
@@ -92,18 +95,29 @@ class Op:
             arrays, needs_grad, target = _unwrap(inputs, Tensor, cls.float_only)
         except AttributeError:  # a number or other object where a unary op needs a Tensor
             raise _not_a_tensor(cls, inputs, Tensor) from None
-        xp = np if type(arrays[0]) is np.ndarray else _namespace_checked(arrays)
+        if type(arrays[0]) is np.ndarray:
+            xp = np
+        else:
+            xp, arrays = _on_one_device(arrays)
         if target is not None:
             arrays = [a.astype(target) if hasattr(a, "dtype") and a.dtype != target else a for a in arrays]
         try:
             result = cls.forward(xp, *arrays, **params)
         except ValueError as error:
             raise _translate(error, arrays) from None
+        except TypeError:  # an array library refused another device's array (see _on_one_device)
+            _check_parameter_devices(arrays, params)
+            if xp is not np or all(type(a) is np.ndarray or not hasattr(a, "shape") for a in arrays):
+                raise
+            xp, arrays = _on_one_device(arrays)
+            result = cls.forward(xp, *arrays, **params)
 
         view_of = inputs[0] if cls.is_view else None
         record = needs_grad and cls.differentiable and STATE.grad_enabled
         if type(result) is not tuple:
-            out = _wrap(result, xp, Tensor, view_of)
+            out = _wrap(result, Tensor, view_of)
+            if needs_grad and not STATE.grad_enabled and _Provenance.enabled:
+                mark(out, "inference_mode" if STATE.inference else "no_grad")
             if record and (kind := out._data.dtype.kind) in "fc":
                 if kind == "c" and not cls.complex_autograd:
                     raise _no_complex_autograd(cls)
@@ -113,7 +127,7 @@ class Op:
             if _ForwardState.active:
                 push_tangents(cls, inputs, params, (out,), Tensor)
             return out
-        outs = tuple(_wrap(r, xp, Tensor, view_of) for r in result)
+        outs = tuple(_wrap(r, Tensor, view_of) for r in result)
         if record:
             if not cls.complex_autograd and any(out._data.dtype.kind == "c" for out in outs):
                 raise _no_complex_autograd(cls)
@@ -304,10 +318,10 @@ def _numbers_fit(inputs, kind):
     return True
 
 
-def _wrap(array, xp, Tensor, view_of):
+def _wrap(array, Tensor, view_of):
     """A new Tensor for a forward result; a view shares its input's version counter and base."""
-    if type(array) is not np.ndarray:
-        array = xp.asarray(array)  # NumPy returns scalars, not 0-d arrays, from ops on 0-d arrays
+    if type(array) is not np.ndarray:  # NumPy returns scalars, not 0-d arrays, from ops on 0-d arrays
+        array = np.asarray(array) if isinstance(array, np.generic) else namespace_of(array).asarray(array)
     if view_of is None:
         return Tensor._from_parts(array, False, None, 0, None)
     base = view_of._base if view_of._base is not None else view_of
@@ -359,20 +373,44 @@ def _record(cls, inputs, params, outs):
     if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
         pack_saved(node)
     if _AnomalyState.enabled:
-        remember_forward(node)
+        remember_forward(node, inputs, outs)  # with check_forward, stops at the first NaN made
+    if _Provenance.enabled:
+        node._site = capture(3)  # the user's file and line (see ndgrad.autograd.provenance)
     return node
 
 
-def _namespace_checked(arrays):
-    devices = {device_of_array(a) for a in arrays if hasattr(a, "shape")}
-    if len(devices) > 1:
-        first, second = sorted(devices, key=str, reverse=True)[:2]
-        raise RuntimeError(
-            f"Expected all tensors to be on the same device, but found at least two devices, {first} and {second}!"
-        )
-    from ndgrad._device import array_namespace
+def _on_one_device(arrays):
+    """The array library for arrays not all on the host, and the arrays with 0-d host arrays moved to the GPU
+    (PyTorch lets a 0-d cpu tensor join a cuda op); PyTorch's error if the devices still differ."""
+    if len(arrays) == 1:
+        return namespace_of(arrays[0]), arrays
+    devices = [device_of_array(a) if hasattr(a, "shape") else None for a in arrays]
+    common = next((d for d in devices if d is not None and d.type != "cpu"), None)
+    if common is None:  # numbers and host arrays only (a number came first)
+        return np, arrays
+    for index, (array, where) in enumerate(zip(arrays, devices)):
+        if where is None or where == common:
+            continue
+        if where.type != "cpu" or array.ndim != 0:
+            raise _mixed_devices(common, where)
+        arrays = [*arrays[:index], to_device(array, common), *arrays[index + 1:]]
+    return array_namespace(common), arrays
 
-    return array_namespace(devices.pop())
+
+def _mixed_devices(common, other):
+    return RuntimeError(
+        f"Expected all tensors to be on the same device, but found at least two devices, {common} and {other}!"
+    )
+
+
+def _check_parameter_devices(arrays, params):
+    """PyTorch's error when an array parameter (where's condition, index_select's index) is on another device than
+    the inputs."""
+    devices = [device_of_array(a) for a in (*arrays, *params.values()) if hasattr(a, "shape") and a.ndim]
+    common = next((d for d in devices if d.type != "cpu"), None)
+    other = next((d for d in devices if d != common), None)
+    if common is not None and other is not None:
+        raise _mixed_devices(common, other)
 
 
 def _no_complex_autograd(cls):

@@ -16,7 +16,8 @@ def plane_sizes(shape, nd):
 
 
 def adaptive_windows(size, out):
-    """Window o covers [floor(o * size / out), ceil((o + 1) * size / out)): its positions, padded to one length."""
+    """Window o covers [floor(o * size / out), ceil((o + 1) * size / out)): its positions, padded to one length
+    (host tables of the sizes, which the pooling ops move to the data's device)."""
     start = np.arange(out) * size // out
     end = -(-(np.arange(out) + 1) * size // out)
     positions = start[:, None] + np.arange((end - start).max(initial=1))

@@ -1,5 +1,6 @@
 """What pooling and resampling share: gather and scatter along flattened planes (max pooling, unpooling), and
-linear maps that are one matrix per spatial dim (average pooling, padding, interpolation) with their rules."""
+linear maps that are one matrix per spatial dim (average pooling, padding, interpolation) with their rules. Those
+matrices depend on sizes alone: they are host tables (NumPy), moved to the data's device where they are applied."""
 
 import numpy as np
 
@@ -14,6 +15,7 @@ class Gather(Op):
     def forward(xp, x, index):
         return xp.take_along_axis(x, xp.broadcast_to(index, (x.shape[0], index.shape[1])), axis=1)
 
+    formula = "grad_self = grad scattered back to the gathered positions"
     @staticmethod
     def vjp(ctx, grad):
         return (Scatter.apply(grad, index=ctx.index, size=ctx.input_shapes[0][1]),)
@@ -33,6 +35,7 @@ class Scatter(Op):
         sums = xp.bincount(flat, weights=grad.ravel(), minlength=batch * size)  # NOTE: sums in float64
         return sums.reshape(batch, size).astype(grad.dtype)
 
+    formula = "grad_self = grad gathered at the scattered positions"
     @staticmethod
     def vjp(ctx, grad):
         return (Gather.apply(grad, index=ctx.index),)
@@ -60,6 +63,7 @@ class Separable(Op):
         out = apply_matrices(xp, x.astype(dtype), [xp.asarray(m, dtype=dtype) for m in matrices])
         return out if out.dtype == x.dtype else xp.round(out).astype(x.dtype)
 
+    formula = "grad_self = grad through the transposed per-dimension matrices of the forward (a linear map)"
     @staticmethod
     def vjp(ctx, grad):
         return (apply_matrices(_TensorLib, grad, _constants(grad, ctx.matrices), transpose=True),)

@@ -29,6 +29,7 @@ class Relu(Op):
     def forward(xp, x):
         return xp.maximum(x, 0)
 
+    formula = "grad_self = grad * (result > 0)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -50,6 +51,7 @@ class Hardtanh(Op):
     def forward(xp, x, min_val=-1.0, max_val=1.0):
         return xp.clip(x, min_val, max_val).astype(x.dtype, copy=False)  # integer tensors stay integer
 
+    formula = "grad_self = grad * (min_val < self < max_val)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -71,6 +73,7 @@ class LeakyRelu(Op):
     def forward(xp, x, negative_slope=0.01):
         return xp.where(x > 0, x, x * negative_slope)
 
+    formula = "grad_self = where(self > 0, grad, grad * negative_slope)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -89,6 +92,7 @@ class LeakyReluInPlace(LeakyRelu):
     node_name = "LeakyReluBackward1"
     saves = ("result",)
 
+    formula = "grad_self = where(result > 0, grad, grad * negative_slope)"
     @staticmethod
     def vjp(ctx, grad):
         if ctx.negative_slope < 0:  # the result's sign no longer tells which side x was on
@@ -119,6 +123,7 @@ class Elu(Op):
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
         return xp.where(x > 0, x * scale, xp.expm1(x * input_scale) * (alpha * scale))
 
+    formula = "grad_self = where(self > 0, grad * scale, grad * alpha * scale * input_scale * exp(self * input_scale))"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -143,6 +148,7 @@ class EluInPlace(Elu):
     node_name = "EluBackward1"
     saves = ("result",)
 
+    formula = "grad_self = where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))"
     @staticmethod
     def vjp(ctx, grad):
         if ctx.alpha < 0:  # the result's sign no longer tells which side x was on
@@ -181,6 +187,7 @@ class Gelu(Op):
         # NOTE: erfc(-x / sqrt 2) rather than 1 + erf(x / sqrt 2), which cancels to 0 for very negative x.
         return 0.5 * x * special_functions(xp).erfc(x * -math.sqrt(0.5)).astype(x.dtype, copy=False)
 
+    formula = "grad_self = grad * (Phi(self) + self * phi(self))  (tanh approximation: its derivative)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -208,6 +215,7 @@ class Silu(Op):
     def forward(xp, x):
         return x * Sigmoid.forward(xp, x)
 
+    formula = "grad_self = grad * sigmoid(self) * (1 + self * (1 - sigmoid(self)))"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -231,6 +239,7 @@ class Mish(Op):
     def forward(xp, x):
         return x * xp.tanh(xp.logaddexp(0, x))  # logaddexp(0, x) is softplus, without overflow
 
+    formula = "grad_self = grad * (t + self * sigmoid(self) * (1 - t^2)), t = tanh(softplus(self))"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -255,6 +264,7 @@ class Softplus(Op):
         scaled = x * beta
         return xp.where(scaled > threshold, x, xp.logaddexp(0, scaled) / beta)  # log(1 + e^x), never overflowing
 
+    formula = "grad_self = where(self * beta > threshold, grad, grad * sigmoid(self * beta))"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -278,6 +288,7 @@ class Hardsigmoid(Op):
     def forward(xp, x):
         return xp.clip(x + 3, 0, 6) / 6
 
+    formula = "grad_self = grad * (-3 < self < 3) / 6"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -299,6 +310,7 @@ class Hardswish(Op):
     def forward(xp, x):
         return x * xp.clip(x + 3, 0, 6) / 6
 
+    formula = "grad_self = grad * (0 if self <= -3, self / 3 + 0.5 if self < 3, else 1)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -320,6 +332,7 @@ class LogSigmoid(Op):
     def forward(xp, x):
         return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
 
+    formula = "grad_self = grad * sigmoid(-self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors

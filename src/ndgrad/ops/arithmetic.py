@@ -46,6 +46,7 @@ class Add(Op):
     def forward(xp, x, y, alpha=1):
         return xp.add(x, y) if alpha == 1 else xp.add(x, xp.multiply(y, alpha))
 
+    formula = "grad_self = grad; grad_other = grad * alpha"
     @staticmethod
     def vjp(ctx, grad):
         return grad, (grad if ctx.alpha == 1 else grad * conjugate(ctx.alpha))
@@ -64,6 +65,7 @@ class Sub(Op):
     def forward(xp, x, y, alpha=1):
         return xp.subtract(x, y) if alpha == 1 else xp.subtract(x, xp.multiply(y, alpha))
 
+    formula = "grad_self = grad; grad_other = -grad * alpha"
     @staticmethod
     def vjp(ctx, grad):
         return grad, -grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha)
@@ -82,6 +84,7 @@ class Rsub(Op):
     def forward(xp, x, y, alpha=1):
         return xp.subtract(y, x) if alpha == 1 else xp.subtract(y, xp.multiply(x, alpha))
 
+    formula = "grad_self = -grad * alpha; grad_other = grad"
     @staticmethod
     def vjp(ctx, grad):
         return (-grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha)), grad
@@ -97,6 +100,7 @@ class RsubScalar(Rsub):
     name, family = "rsub", UNARY
     node_name = "RsubBackward1"
 
+    formula = "grad_self = -grad * alpha"
     @staticmethod
     def vjp(ctx, grad):
         return (-grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha),)
@@ -117,6 +121,7 @@ class Mul(Op):
     def forward(xp, x, y):
         return xp.multiply(x, y)
 
+    formula = "grad_self = grad * other; grad_other = grad * self"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -141,6 +146,7 @@ class Div(Op):
     def forward(xp, x, y):
         return xp.true_divide(x, y)
 
+    formula = "grad_self = grad / other; grad_other = -grad * self / other^2"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -164,6 +170,7 @@ class Reciprocal(Op):
     def forward(xp, x):
         return xp.reciprocal(x)
 
+    formula = "grad_self = -grad * result^2"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -204,6 +211,7 @@ class Remainder(Op):
     def forward(xp, x, y):
         return xp.remainder(x, y)
 
+    formula = "grad_self = grad; grad_other = -grad * floor(self / other)"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -223,6 +231,7 @@ class RemainderScalar(Remainder):
     node_name = "RemainderBackward0"
     saves = ()
 
+    formula = "grad_self = grad"
     @staticmethod
     def vjp(ctx, grad):
         return (grad,)
@@ -242,6 +251,7 @@ class Pow(Op):
     def forward(xp, x, exponent):
         return xp.power(x, exponent)
 
+    formula = "grad_self = grad * exponent * self^(exponent - 1)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -268,6 +278,7 @@ class PowTensor(Op):
     def forward(xp, x, y):
         return xp.power(x, y)
 
+    formula = "grad_self = grad * exponent * self^(exponent - 1); grad_exponent = grad * result * log(self)"
     @staticmethod
     def vjp(ctx, grad):
         x, y, result = ctx.saved_tensors
@@ -300,6 +311,7 @@ class PowScalarBase(Op):
     def forward(xp, exponent, base):
         return xp.power(base, exponent)
 
+    formula = "grad_exponent = grad * result * log(self)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -329,6 +341,7 @@ class Neg(Op):
     def forward(xp, x):
         return xp.negative(x)
 
+    formula = "grad_self = -grad"
     @staticmethod
     def vjp(ctx, grad):
         return (-grad,)
@@ -348,6 +361,7 @@ class Abs(Op):
     def forward(xp, x):
         return xp.abs(x)
 
+    formula = "grad_self = grad * sgn(self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -374,6 +388,7 @@ class DivRounding(Op):
         quotient = xp.floor_divide(x, y)  # NOTE: integers have no truncating division: floor, then step toward 0
         return quotient + ((quotient < 0) & (quotient * y != x))
 
+    formula = "grad_self = zeros_like(grad); grad_other = zeros_like(grad)  (piecewise constant)"
     @staticmethod
     def vjp(ctx, grad):
         return tuple(zeros_like_grad(grad) if need else None for need in ctx.needs_input_grad)
@@ -394,6 +409,7 @@ class Fmod(Op):
     def forward(xp, x, y):
         return xp.fmod(x, y)
 
+    formula = "grad_self = grad; grad_other = -grad * trunc(self / other)"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -412,6 +428,7 @@ class FmodScalar(Fmod):
     node_name = "FmodBackward0"
     saves = ()
 
+    formula = "grad_self = grad"
     @staticmethod
     def vjp(ctx, grad):
         return (grad,)
@@ -431,6 +448,7 @@ class Lerp(Op):
         # NOTE: PyTorch's two-sided formula: exact at both ends (weight 0 gives input, weight 1 gives end).
         return x + weight * (y - x) if -0.5 < weight < 0.5 else y - (y - x) * (1 - weight)
 
+    formula = "grad_self = grad * (1 - weight); grad_end = grad * weight"
     @staticmethod
     def vjp(ctx, grad):
         return grad * conjugate(1 - ctx.weight), grad * conjugate(ctx.weight)
@@ -451,6 +469,7 @@ class LerpTensor(Op):
     def forward(xp, x, y, weight):
         return xp.where(xp.abs(weight) < 0.5, x + weight * (y - x), y - (y - x) * (1 - weight))
 
+    formula = "grad_self = grad * (1 - weight); grad_end = grad * weight; grad_weight = grad * (end - self)"
     @staticmethod
     def vjp(ctx, grad):
         x, y, weight = ctx.saved_tensors
@@ -472,6 +491,7 @@ class Hypot(Op):
     def forward(xp, x, y):
         return xp.hypot(x, y)
 
+    formula = "grad_self = grad * self / result; grad_other = grad * other / result"
     @staticmethod
     def vjp(ctx, grad):
         x, y, result = ctx.saved_tensors
@@ -492,6 +512,7 @@ class Fill(Op):
     def forward(xp, x, value):
         return xp.full_like(x, value)
 
+    formula = "grad_self = grad * 0"
     @staticmethod
     def vjp(ctx, grad):
         return (grad * 0,)

@@ -94,6 +94,7 @@ class NllLoss(Op):
             return xp.sum(loss).astype(x.dtype)
         return loss if x.ndim > 1 else loss[0]
 
+    formula = "grad_self = -grad * weight[target] at the target class (/ total weight for 'mean'), 0 elsewhere"
     @classmethod
     def vjp(cls, ctx, grad):
         coefficients, total = _nll_coefficients_of(ctx, grad)
@@ -148,6 +149,7 @@ class _DivScalar(Op):
     def forward(xp, x, other):
         return x / other
 
+    formula = "grad_self = grad / other"
     @staticmethod
     def vjp(ctx, grad):
         return (grad / ctx.other,)

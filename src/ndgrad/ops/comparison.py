@@ -35,6 +35,7 @@ class _Relation(_Comparison):
 
     zero_grad_in_place = True
 
+    formula = "grad_self = zeros_like(grad); grad_other = zeros_like(grad)  (a comparison is piecewise constant)"
     @staticmethod
     def vjp(ctx, grad):
         return tuple(None if node is None else zeros_like_grad(grad) for node, _ in ctx.next_functions)
@@ -192,6 +193,7 @@ class Where(Op):
     def forward(xp, x, y, condition):
         return xp.where(condition, x, y)
 
+    formula = "grad_self = where(condition, grad, 0); grad_other = where(condition, 0, grad)"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_y = ctx.needs_input_grad
@@ -213,6 +215,7 @@ class Maximum(Op):
     def forward(xp, x, y):
         return xp.maximum(x, y)
 
+    formula = "grad_self = grad where self > other; grad_other = grad where other > self; ties: grad / 2 each"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -231,6 +234,7 @@ class Minimum(Maximum):
     name = "minimum"
     forward = staticmethod(lambda xp, x, y: xp.minimum(x, y))
 
+    formula = "grad_self = grad where self < other; grad_other = grad where other < self; ties: grad / 2 each"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -253,6 +257,7 @@ class Fmax(Op):
     def forward(xp, x, y):
         return xp.fmax(x, y)
 
+    formula = "grad_self = where(self >= other or isnan(other), grad, 0); grad_other = grad elsewhere"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -272,6 +277,7 @@ class Fmin(Fmax):
     name = "fmin"
     forward = staticmethod(lambda xp, x, y: xp.fmin(x, y))
 
+    formula = "grad_self = where(self <= other or isnan(other), grad, 0); grad_other = grad elsewhere"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors

@@ -27,6 +27,7 @@ class Conj(Op):
     name, family = "conj", UNARY
     forward = staticmethod(lambda xp, x: xp.conj(x))
 
+    formula = "grad_self = grad.conj()"
     @staticmethod
     def vjp(ctx, grad):
         return (grad.conj(),)
@@ -53,6 +54,7 @@ class ViewAsReal(Op):
         real = x.real  # a view with the complex strides; the new last dim steps half an element
         return xp.lib.stride_tricks.as_strided(real, x.shape + (2,), x.strides + (real.itemsize,))
 
+    formula = "grad_self = view_as_complex(grad)"
     @staticmethod
     def vjp(ctx, grad):
         return (ViewAsComplex.apply(grad.contiguous()),)
@@ -72,6 +74,7 @@ class ViewAsComplex(Op):
     def forward(xp, x):
         return x.view(_COMPLEX_OF[x.dtype.name])[..., 0]
 
+    formula = "grad_self = view_as_real(grad)"
     @staticmethod
     def vjp(ctx, grad):
         return (ViewAsReal.apply(grad),)
@@ -97,9 +100,10 @@ class Complex(Op):
     @staticmethod
     def forward(xp, real, imag):
         result = xp.empty(xp.broadcast_shapes(real.shape, imag.shape), dtype=_COMPLEX_OF[real.dtype.name])
-        result.real, result.imag = real, imag
+        result.real[...], result.imag[...] = real, imag  # through views: not every array library sets .real
         return result
 
+    formula = "grad_real = grad.real; grad_imag = grad.imag"
     @staticmethod
     def vjp(ctx, grad):
         return real(grad), imag(grad)
@@ -119,6 +123,7 @@ class Polar(Op):
     def forward(xp, abs, angle):
         return Complex.forward(xp, abs * xp.cos(angle), abs * xp.sin(angle))
 
+    formula = "grad_abs = real(grad * conj(sgn(result))); grad_angle = real(grad * conj(1j * result))"
     @staticmethod
     def vjp(ctx, grad):
         _, result = ctx.saved_tensors
@@ -148,6 +153,7 @@ class Angle(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.angle(x).astype(x.real.dtype, copy=False))
 
+    formula = "grad_self = grad * 1j * self / |self|^2  (0 at 0; zeros for a real self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors

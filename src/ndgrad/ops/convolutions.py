@@ -73,6 +73,7 @@ class Im2Col(Op):
     def forward(xp, x, kernel_size, dilation, padding, stride):
         return _batched(xp, _im2col, x, len(kernel_size), kernel_size, dilation, padding, stride)
 
+    formula = "grad_self = col2im(grad)  (overlapping windows add up)"
     @staticmethod
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
@@ -94,6 +95,7 @@ class Col2Im(Op):
             return _col2im(xp, x[None], output_size, kernel_size, dilation, padding, stride)[0]
         return _col2im(xp, x, output_size, kernel_size, dilation, padding, stride)
 
+    formula = "grad_self = im2col(grad)"
     @staticmethod
     def vjp(ctx, grad):
         return (Im2Col.apply(grad, **_window(ctx)),)
@@ -129,6 +131,7 @@ class Convolution(Op):
             out += bias.reshape(-1, *(1,) * len(sizes))
         return out
 
+    formula = "grad_input = conv_transpose(grad, weight); grad_weight = conv(input, grad); grad_bias = sum(grad)"
     @staticmethod
     def vjp(ctx, grad):
         x, weight = ctx.saved_tensors

@@ -123,6 +123,7 @@ class CtcLoss(Op):
         alpha = lattice.alphas()
         return lattice.negative_log_likelihood(alpha), alpha
 
+    formula = "grad_log_probs = exp(log_probs) - exp(log_alpha + log_beta - log_probs + nll) per label, times grad"
     @staticmethod
     def vjp(ctx, grad, grad_alpha):
         x, nll, alpha = ctx.saved_tensors
@@ -161,17 +162,19 @@ def _where(message):
     return RuntimeError(f"{message} (while checking arguments for ctc_loss_allocate_outputs)")
 
 
+# NOTE: lengths and targets are read and checked on the host, as torch reads the lengths (and CtcLoss moves them to
+# the device of the log-probabilities): the shapes of the lattice depend on them.
 def _lengths(lengths, name):
     if hasattr(lengths, "_data"):
         if lengths.dtype.is_floating_point:
             raise RuntimeError(f"{name} must be integral")
-        return np.asarray(lengths._data).reshape(-1).astype(np.int64)
+        return lengths.numpy(force=True).reshape(-1).astype(np.int64)
     return np.asarray(lengths, dtype=np.int64).reshape(-1)
 
 
 def _padded_targets(targets, target_lengths, batch):
     """Targets as (N, max length) rows, from padded rows or from one concatenated sequence."""
-    values = np.asarray(targets._data).astype(np.int64)
+    values = targets.numpy(force=True).astype(np.int64)
     if (target_lengths < 0).any():
         raise _where(f"Expected target_lengths to have value at least 0, but got value "
                      f"{int(target_lengths[target_lengths < 0][0])}")

@@ -31,28 +31,29 @@ class LinalgCholeskyEx(Op):
     @staticmethod
     def forward(xp, A, upper=False):
         L, info = lapack.cholesky(xp, A)
-        return (xp.swapaxes(L, -1, -2) if upper else L), info
+        return (lapack.conjugate_transpose(xp, L) if upper else L), info
 
+    formula = "grad_A = L^-H Phi(L^H grad) L^-1  (Phi: lower triangle, diagonal halved)"
     @staticmethod
     def vjp(ctx, grad, grad_info):
         (L,) = ctx.saved_tensors
         if ctx.upper:
-            L, grad = L.mT, grad.mT
-        gA = (L.mT @ grad).tril()
-        gA = 0.5 * (gA + gA.tril(-1).mT)  # NOTE: PyTorch's rule, not symmetrised: only A's lower half is read
+            L, grad = L.mH, grad.mH
+        gA = (L.mH @ grad).tril()
+        gA = 0.5 * (gA + gA.tril(-1).mH)  # NOTE: PyTorch's rule, not symmetrised: only A's lower half is read
         L_inverse = _inverse(L)
-        return (L_inverse.mT @ gA @ L_inverse,)
+        return (L_inverse.mH @ gA @ L_inverse,)
 
     @staticmethod
     def jvp(ctx, A_t):
         (L,) = ctx.saved_tensors
         if ctx.upper:
-            L = L.mT
+            L = L.mH
         L_inverse = _inverse(L)
-        phi = (L_inverse @ A_t @ L_inverse.mT).tril()
+        phi = (L_inverse @ A_t @ L_inverse.mH).tril()
         phi = phi - 0.5 * phi.diagonal(0, -2, -1).diag_embed()
         L_t = L @ phi
-        return L_t.mT if ctx.upper else L_t
+        return L_t.mH if ctx.upper else L_t
 
 
 class LinalgEigh(Op):
@@ -67,21 +68,36 @@ class LinalgEigh(Op):
     def forward(xp, A, UPLO="L"):
         return tuple(xp.linalg.eigh(A, UPLO=UPLO))
 
+    formula = "grad_A = V (diag(grad_L) + skew(V^H grad_V) / (L_j - L_i)) V^H"
     @staticmethod
     def vjp(ctx, grad_L, grad_V):
         L, V = ctx.saved_tensors
         if _unused(grad_V):
-            return (V @ (grad_L.diag_embed() @ V.mT),)
-        VhgV = V.mT @ grad_V
-        VhgV = 0.5 * (VhgV - VhgV.mT)
+            return ((V * grad_L.unsqueeze(-2)) @ V.mH,)
+        VhgV = V.mH @ grad_V
+        if V.is_complex():
+            _check_phase_invariant(VhgV.diagonal(0, -2, -1).imag, "linalg_eigh_backward: The eigenvectors",
+                                   "depends on this quantity, so it is ill-defined.")
+        VhgV = 0.5 * (VhgV - VhgV.mH)
         gA = VhgV * _off_diagonal_inverse_gaps(L) + grad_L.diag_embed()
-        return (V @ (gA @ V.mT),)
+        return (V @ (gA @ V.mH),)
 
     @staticmethod
     def jvp(ctx, A_t):
         L, V = ctx.saved_tensors
-        dP = V.mT @ A_t @ V
-        return dP.diagonal(0, -2, -1), V @ (dP * _off_diagonal_inverse_gaps(L))
+        dP = V.mH @ A_t @ V
+        L_t = dP.diagonal(0, -2, -1)
+        return (L_t.real if L_t.is_complex() else L_t), V @ (dP * _off_diagonal_inverse_gaps(L))
+
+
+def _check_phase_invariant(imaginary_diagonal, what, consequence):
+    """PyTorch's refusal of a loss that depends on the phases e^{i phi} of complex eigen- or singular vectors, which
+    no decomposition fixes: the imaginary diagonal of V^H grad_V must vanish (loosely, as in PyTorch)."""
+    from ndgrad import allclose, zeros_like
+
+    check(allclose(imaginary_diagonal, zeros_like(imaginary_diagonal), rtol=1e-2, atol=1e-2),
+          f"{what} in the complex case are specified up to multiplication by e^{{i phi}}. The specified loss function "
+          f"{consequence}")
 
 
 def _off_diagonal_inverse_gaps(L):
@@ -105,6 +121,7 @@ class LinalgSvd(Op):
     def forward(xp, A, full_matrices=True):
         return tuple(xp.linalg.svd(A, full_matrices=full_matrices))
 
+    formula = "grad_A = U (diag(grad_S) + terms of skew(U^H grad_U) and skew(V^H grad_V) / (S_j^2 - S_i^2)) V^H"
     @staticmethod
     def vjp(ctx, gU, gS, gVh):
         U, S, Vh = ctx.saved_tensors
@@ -117,20 +134,27 @@ class LinalgSvd(Op):
         if gU is None and gVh is None:
             return (U @ (gS.unsqueeze(-1) * Vh) if m >= n else (U * gS.unsqueeze(-2)) @ Vh,)
         E = _square_gaps(S)
+        UhgU = None if gU is None else _skew(U.mH @ gU)
+        VhgV = None if gVh is None else _skew(Vh @ gVh.mH)
+        if U.is_complex():  # a loss may depend on the phases of U's and V's columns only through U V^H
+            imaginary = sum(X.diagonal(0, -2, -1).imag for X in (UhgU, VhgV) if X is not None)
+            _check_phase_invariant(imaginary, "svd_backward: The singular vectors",
+                                   "depends on this phase term, making it ill-defined.")
         if gU is not None and gVh is not None:
-            UhgU, VhgV = _skew(U.mT @ gU), _skew(Vh @ gVh.mT)
             gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
+            if U.is_complex():
+                gA = gA + (UhgU.diagonal(0, -2, -1) / (2 * S)).diag_embed()
         elif gU is not None:
-            gA = (_skew(U.mT @ gU) / E) * S.unsqueeze(-2)
+            gA = (UhgU / E) * S.unsqueeze(-2)
         else:
-            gA = S.unsqueeze(-1) * (_skew(Vh @ gVh.mT) / E)
+            gA = S.unsqueeze(-1) * (VhgV / E)
         gA = gA + gS.diag_embed()
         if m > n and gU is not None:  # the part of gU outside span(U)
             gUSinv = gU / S.unsqueeze(-2)
-            gA = (U @ gA + gUSinv - U @ (U.mT @ gUSinv)) @ Vh
+            gA = (U @ gA + gUSinv - U @ (U.mH @ gUSinv)) @ Vh
         elif m < n and gVh is not None:
             SinvgVh = gVh / S.unsqueeze(-1)
-            gA = U @ (gA @ Vh + SinvgVh - (SinvgVh @ Vh.mT) @ Vh)
+            gA = U @ (gA @ Vh + SinvgVh - (SinvgVh @ Vh.mH) @ Vh)
         else:
             gA = U @ (gA @ Vh) if m >= n else (U @ gA) @ Vh
         return (gA,)
@@ -142,18 +166,22 @@ class LinalgSvd(Op):
         U_full, S, Vh_full = ctx.saved_tensors
         k = S.shape[-1]
         U, Vh = (U_full[..., :k], Vh_full[..., :k, :]) if ctx.full_matrices else (U_full, Vh_full)
-        m, n, V = U.shape[-2], Vh.shape[-1], Vh.mT
-        dP = U.mT @ (A_t @ V) if m >= n else (U.mT @ A_t) @ V
+        m, n, V = U.shape[-2], Vh.shape[-1], Vh.mH
+        dP = U.mH @ (A_t @ V) if m >= n else (U.mH @ A_t) @ V
         S_t = dP.diagonal(0, -2, -1)
+        if S_t.is_complex():  # the imaginary diagonal turns U's columns' phases (V's are held fixed)
+            S_t = S_t.real
         dP = dP - S_t.diag_embed()
         E = _square_gaps(S)
         U_t = U @ (_sym(dP * S.unsqueeze(-2)) / E)
+        if U.is_complex():
+            U_t = U_t + U * (dP.diagonal(0, -2, -1) / S).unsqueeze(-2)
         if m > k:
             dAVSinv = A_t @ (V / S.unsqueeze(-2))
-            U_t = U_t + dAVSinv - U @ (U.mT @ dAVSinv)
+            U_t = U_t + dAVSinv - U @ (U.mH @ dAVSinv)
         Vh_t = -(_sym(dP * S.unsqueeze(-1)) / E) @ Vh
         if n > k:
-            UhdASinv = (U.mT / S.unsqueeze(-1)) @ A_t
+            UhdASinv = (U.mH / S.unsqueeze(-1)) @ A_t
             Vh_t = Vh_t + UhdASinv - (UhdASinv @ V) @ Vh
         if ctx.full_matrices:  # PyTorch's tangents of the extra singular vectors: zeros
             U_t = cat([U_t, zeros(*U_t.shape[:-1], m - k, dtype=U_t.dtype)], -1)
@@ -162,11 +190,11 @@ class LinalgSvd(Op):
 
 
 def _skew(X):
-    return X - X.mT
+    return X - X.mH
 
 
 def _sym(X):
-    return X + X.mT
+    return X + X.mH
 
 
 def _square_gaps(S):
@@ -191,6 +219,7 @@ class LinalgQr(Op):
             return xp.zeros((0,), dtype=A.dtype), xp.linalg.qr(A, mode="r")
         return tuple(xp.linalg.qr(A, mode=mode))
 
+    formula = "grad_A = (grad_Q + Q copyltu(M)) R^-H, M = R grad_R^H - grad_Q^H Q"
     @staticmethod
     def vjp(ctx, gQ, gR):
         Q, R = ctx.saved_tensors
@@ -201,7 +230,7 @@ class LinalgQr(Op):
         from ndgrad import cat
 
         Y = Q @ R[..., m:]
-        gX = _qr_backward(Q, R[..., :m], gQ + Y @ gR[..., m:].mT, gR[..., :m])
+        gX = _qr_backward(Q, R[..., :m], gQ + Y @ gR[..., m:].mH, gR[..., :m])
         return (cat([gX, Q @ gR[..., m:]], -1),)
 
     @staticmethod
@@ -213,7 +242,7 @@ class LinalgQr(Op):
         from ndgrad import cat
 
         Q_t, R1_t = _qr_jvp(Q, R[..., :m], A_t[..., :m])
-        R2_t = Q_t.mT @ (Q @ R[..., m:]) + Q.mT @ A_t[..., m:]
+        R2_t = Q_t.mH @ (Q @ R[..., m:]) + Q.mH @ A_t[..., m:]
         return Q_t, cat([R1_t, R2_t], -1)
 
 
@@ -228,22 +257,30 @@ def _qr_differentiable(ctx, Q, R):
 
 
 def _qr_backward(Q, R, gQ, gR):
-    """m >= n: gA = (gQ + Q copyutl(gR R^T - Q^T gQ)) R^-T, copyutl mirroring the upper triangle."""
-    M = (gR @ R.mT - Q.mT @ gQ).triu()
-    return (Q @ (M + M.triu(1).mT) + gQ) @ _inverse(R).mT
+    """m >= n: gA = (gQ + Q copyutl(gR R^H - Q^H gQ)) R^-H, copyutl mirroring the upper triangle (and keeping only
+    the real part of the diagonal)."""
+    M = (gR @ R.mH - Q.mH @ gQ).triu()
+    M = M + M.triu(1).mH
+    if M.is_complex():  # R's diagonal is real, so only the real part of M's diagonal reaches A
+        M = M - (1j * M.diagonal(0, -2, -1).imag).diag_embed()
+    return (Q @ M + gQ) @ _inverse(R).mH
 
 
 def _qr_jvp(Q, R, A_t):
-    """m >= n: with C = Q^T A_t R^-1, Q^T Q_t is C's skew lower part and R_t = (C - Q^T Q_t) R."""
+    """m >= n: with C = Q^H A_t R^-1, Q^H Q_t is C's skew lower part (plus, complex, C's imaginary diagonal) and
+    R_t = (C - Q^H Q_t) R."""
     R_inverse = _inverse(R)
-    C = Q.mT @ A_t @ R_inverse
+    C = Q.mH @ A_t @ R_inverse
     lower = C.tril(-1)
-    R_t = (C - (lower - lower.mT)) @ R
+    QhQ_t = lower - lower.mH  # skew-Hermitian; R's real diagonal leaves C's imaginary diagonal to Q's phases
+    if C.is_complex():
+        QhQ_t = QhQ_t + (1j * C.diagonal(0, -2, -1).imag).diag_embed()
+    R_t = (C - QhQ_t) @ R
     return (A_t - Q @ R_t) @ R_inverse, R_t
 
 
 class LinalgHouseholderProduct(Op):
-    """torch.linalg.householder_product: the first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^T with v_i
+    """torch.linalg.householder_product: the first n columns of H_1 ... H_k, H_i = I - tau_i v_i v_i^H with v_i
     the i-th column of A below the diagonal and 1 on it (the Q that geqrf's (A, tau) encode)."""
 
     name, family = "householder_product", MATMUL
@@ -257,13 +294,15 @@ class LinalgHouseholderProduct(Op):
         Q = xp.broadcast_to(xp.eye(m, n, dtype=A.dtype), A.shape).copy()
         for i in reversed(range(k)):  # Q = H_i Q
             v = V[..., :, i, None]
-            Q -= tau[..., i, None, None] * v * (xp.swapaxes(v, -1, -2) @ Q)
+            Q -= tau[..., i, None, None] * v * (xp.conj(xp.swapaxes(v, -1, -2)) @ Q)
         return Q
 
+    formula = "grad_self, grad_tau: grad through each Householder reflector H_i = I - tau_i v_i v_i^H in turn"
     @staticmethod
     def vjp(ctx, grad):
         """With Q = P_i H_i S_i (P_i the reflectors before H_i, S_i those after, applied to I's first n columns),
-        the loss's gradient with respect to H_i is P_i^T grad S_i^T, which gives tau_i's and v_i's."""
+        the loss's gradient with respect to H_i is M = P_i^H grad S_i^H, which gives tau_i's (-v^H M v) and v_i's
+        (-(conj(tau) M v + tau M^H v))."""
         from ndgrad import cat, stack, zeros
 
         A, tau = ctx.saved_tensors
@@ -273,14 +312,15 @@ class LinalgHouseholderProduct(Op):
         for i in reversed(range(len(reflectors))):
             after[i] = S
             S = reflectors[i](S)
-        gV, gtau, PtG = [], [], grad
-        for i, reflect in enumerate(reflectors):
-            v = V[..., :, i]
-            a = (v.unsqueeze(-2) @ PtG).squeeze(-2)  # PtG^T v
-            b = (v.unsqueeze(-2) @ after[i]).squeeze(-2)  # S_i^T v
-            gtau.append(-(a * b).sum(-1))
-            gV.append(-tau[..., i, None] * ((PtG @ b.unsqueeze(-1)) + (after[i] @ a.unsqueeze(-1))).squeeze(-1))
-            PtG = reflect(PtG)
+        gV, gtau, PtG = [], [], grad  # PtG = P_i^H grad
+        for i in range(len(reflectors)):
+            v, t = V[..., :, i], tau[..., i, None]
+            a = (v.conj().unsqueeze(-2) @ PtG).squeeze(-2)  # v^H P_i^H grad
+            b = (v.conj().unsqueeze(-2) @ after[i]).squeeze(-2)  # v^H S_i
+            gtau.append(-(a * b.conj()).sum(-1))
+            Mv, Mhv = PtG @ b.conj().unsqueeze(-1), after[i] @ a.conj().unsqueeze(-1)
+            gV.append(-(t.conj() * Mv.squeeze(-1) + t * Mhv.squeeze(-1)))
+            PtG = PtG - t.unsqueeze(-1).conj() * v.unsqueeze(-1) * a.unsqueeze(-2)  # H_i^H PtG
         gA = stack(gV, -1).tril(-1)
         n, k = A.shape[-1], gA.shape[-1]
         if k < n:
@@ -289,7 +329,7 @@ class LinalgHouseholderProduct(Op):
 
     @staticmethod
     def jvp(ctx, A_t, tau_t):
-        """dQ = sum_i P_i dH_i S_i, dH_i = -(dtau_i v v^T + tau_i (dv v^T + v dv^T))."""
+        """dQ = sum_i P_i dH_i S_i, dH_i = -(dtau_i v v^H + tau_i (dv v^H + v dv^H))."""
         A, tau = ctx.saved_tensors
         V, reflectors = _reflectors(A, tau)
         k = len(reflectors)
@@ -301,11 +341,11 @@ class LinalgHouseholderProduct(Op):
         Q_t, before = None, _identity(A, A.shape[-2])  # before = P_i
         for i in range(k):
             v, v_t = V[..., :, i, None], V_t[..., :, i, None]
-            vS, v_tS = v.mT @ after[i], v_t.mT @ after[i]
+            vS, v_tS = v.mH @ after[i], v_t.mH @ after[i]
             dHS = -(tau_t[..., i, None, None] * v * vS + tau[..., i, None, None] * (v_t * vS + v * v_tS))
             term = before @ dHS
             Q_t = term if Q_t is None else Q_t + term
-            before = before - (before @ v) * tau[..., i, None, None] @ v.mT
+            before = before - (before @ v) * tau[..., i, None, None] @ v.mH
         return Q_t
 
 
@@ -324,7 +364,7 @@ def _reflectors(A, tau):
 
     def reflector(i):
         v = V[..., :, i, None]
-        return lambda X: X - tau[..., i, None, None] * v * (v.mT @ X)
+        return lambda X: X - tau[..., i, None, None] * v * (v.mH @ X)
 
     return V, [reflector(i) for i in range(k)]
 

@@ -5,18 +5,12 @@ random mask: the gradient is the mask, as in PyTorch (MulBackward0, AddBackward0
 import math
 import warnings
 
-import numpy as np
+from ndgrad.ops._checks import constant_like
 
 __all__ = []  # torch's top-level dropout functions take (input, p, train): only the torch.nn.functional forms here
 FUNCTIONAL = ["dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout"]
 
 SELU_ALPHA = 1.7580993408473766  # -scale * alpha of SELU: the value a dropped unit takes in alpha dropout
-
-
-def _constant(array, like):
-    from ndgrad._creation import tensor
-
-    return tensor(array, dtype=like.dtype, device=like.device)
 
 
 def _check_probability(p):
@@ -33,16 +27,17 @@ def _dropout(input, p, training, inplace, feature=False, alpha=False):
     if feature and input.ndim < 2:
         raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     if p == 1:
-        zero = _constant(0.0, input)
+        zero = constant_like(0.0, input)
         return input.mul_(zero) if inplace else input * zero
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2) if feature else tuple(input.shape)
-    keep = (_RandomState.generator.random(shape) >= p).astype(np.float64)
+    # NOTE: the mask is drawn by ndgrad's generator on the host (manual_seed applies) and moved to input's device
+    keep = (_RandomState.generator.random(shape) >= p).astype(float)
     if not alpha:
-        noise = _constant(keep / (1.0 - p), input)
+        noise = constant_like(keep / (1.0 - p), input)
         return input.mul_(noise) if inplace else input * noise
     scale = 1.0 / math.sqrt((SELU_ALPHA * SELU_ALPHA * p + 1) * (1 - p))
-    shift = _constant((keep - 1) * SELU_ALPHA * scale + SELU_ALPHA * scale * p, input)
-    noise = _constant(keep * scale, input)
+    shift = constant_like((keep - 1) * SELU_ALPHA * scale + SELU_ALPHA * scale * p, input)
+    noise = constant_like(keep * scale, input)
     return (input.mul_(noise) if inplace else input * noise).add_(shift)
 
 

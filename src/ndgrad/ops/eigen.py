@@ -33,6 +33,7 @@ class LinalgEig(Op):
         dtype = _COMPLEX[A.dtype.name]  # NumPy returns real results where every eigenvalue is real
         return values.astype(dtype, copy=False), vectors.astype(dtype, copy=False)
 
+    formula = "grad_A = V^-H (diag(grad_L) + (V^H grad_V - V^H V Re(diag(V^H grad_V))) / conj(L_j - L_i)) V^H"
     @staticmethod
     def vjp(ctx, grad_values, grad_vectors):
         L, V = ctx.saved_tensors

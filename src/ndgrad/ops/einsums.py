@@ -22,6 +22,7 @@ class Einsum(Op):
     def forward(xp, x, y, equation):
         return xp.einsum(equation, x, y, optimize=True)  # optimize: BLAS (tensordot) where it can
 
+    formula = "grad_x = einsum(grad, y -> x's subscripts); grad_y = einsum(grad, x -> y's subscripts)"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -49,6 +50,7 @@ class EinsumUnary(Op):
     def forward(xp, x, equation):
         return xp.einsum(equation, x)
 
+    formula = "grad_x = grad expanded (einsum) back to x's subscripts"
     @staticmethod
     def vjp(ctx, grad):
         sx, out = ctx.equation.split("->")

@@ -58,6 +58,7 @@ class Gather(Op):
     def forward(xp, x, dim, index):
         return _lifted(x)[_positions(xp, _lifted(index), dim)].reshape(index.shape)
 
+    formula = "grad_self = zeros(self.shape).scatter_add(dim, index, grad)"
     @staticmethod
     def vjp(ctx, grad):
         return (ScatterAdd.apply(_zeros(ctx.input_shapes[0], grad), grad, dim=ctx.dim, index=ctx.index),)
@@ -88,6 +89,7 @@ class Scatter(Op):
     def forward(xp, x, src, dim, index):
         return _scattered(xp, x, src, dim, index)
 
+    formula = "grad_self = grad.scatter(dim, index, 0); grad_src = grad.gather(dim, index)"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_src = ctx.needs_input_grad
@@ -109,6 +111,7 @@ class ScatterValue(Op):
     def forward(xp, x, dim, index, value):
         return _scattered(xp, x, value, dim, index)
 
+    formula = "grad_self = grad.scatter(dim, index, 0)"
     @staticmethod
     def vjp(ctx, grad):
         return (ScatterValue.apply(grad, dim=ctx.dim, index=ctx.index, value=0),)
@@ -127,6 +130,7 @@ class ScatterAdd(Op):
     def forward(xp, x, src, dim, index):
         return _scattered(xp, x, src, dim, index, xp.add)
 
+    formula = "grad_self = grad; grad_src = grad.gather(dim, index)"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_src = ctx.needs_input_grad
@@ -157,6 +161,7 @@ class ScatterReduce(Op):
             out = out // count if out.dtype.kind in "iub" else out / count
         return out
 
+    formula = "grad_self, grad_src = grad routed back by the reduction (sum, mean, prod, amax/amin: shared by ties)"
     @staticmethod
     def vjp(ctx, grad):
         from ndgrad.ops.comparison import where
@@ -241,6 +246,7 @@ class IndexSelect(Op):
         result = xp.take(_lifted(x), index.reshape(-1), axis=dim)
         return result.reshape(()) if x.ndim == 0 else result
 
+    formula = "grad_self = zeros(self.shape).index_add(dim, index, grad)"
     @staticmethod
     def vjp(ctx, grad):
         return (IndexAdd.apply(_zeros(ctx.input_shapes[0], grad), grad, dim=ctx.dim, index=ctx.index, alpha=1),)
@@ -259,6 +265,7 @@ class IndexAdd(Op):
         xp.add.at(out, _along(dim, index.reshape(-1)), _lifted(source) if alpha == 1 else _lifted(source) * alpha)
         return out.reshape(x.shape)
 
+    formula = "grad_self = grad; grad_source = grad.index_select(dim, index) * alpha"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_source = ctx.needs_input_grad
@@ -284,6 +291,7 @@ class IndexCopy(Op):
         out[_along(dim, index.reshape(-1))] = _lifted(source)
         return out.reshape(x.shape)
 
+    formula = "grad_self = grad.index_fill(dim, index, 0); grad_source = grad.index_select(dim, index)"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_source = ctx.needs_input_grad
@@ -308,6 +316,7 @@ class IndexFill(Op):
         out[_along(dim, index.reshape(-1))] = value
         return out.reshape(x.shape)
 
+    formula = "grad_self = grad.index_fill(dim, index, 0)"
     @staticmethod
     def vjp(ctx, grad):
         return (IndexFill.apply(grad, dim=ctx.dim, index=ctx.index, value=0),)
@@ -327,6 +336,7 @@ class IndexFillTensor(Op):
     def forward(xp, x, value, dim, index):
         return IndexFill.forward(xp, x, dim, index, value)
 
+    formula = "grad_self = grad.index_fill(dim, index, 0); grad_value = grad at the filled positions, summed"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_value = ctx.needs_input_grad

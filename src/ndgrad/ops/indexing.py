@@ -3,6 +3,7 @@ keyword parameters, never inputs: no gradient, no promotion. Re-exports ndgrad.o
 
 import numpy as np
 
+from ndgrad._device import namespace_of
 from ndgrad._dtype import bool_, uint8
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import INDEXING, Op
@@ -28,6 +29,7 @@ class Index(Op):
     def forward(xp, x, indices):
         return x[_full(indices)]
 
+    formula = "grad_self = zeros(self.shape).index_put(indices, grad, accumulate=True)"
     @staticmethod
     def vjp(ctx, grad):
         return (IndexPut.apply(_zeros(ctx.input_shapes[0], grad), grad, indices=ctx.indices, accumulate=True),)
@@ -51,6 +53,7 @@ class IndexPut(Op):
             out[_full(indices)] = values
         return out
 
+    formula = "grad_self = grad.index_put(indices, 0) (grad if accumulate); grad_values = grad[indices]"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_values = ctx.needs_input_grad
@@ -79,6 +82,7 @@ class MaskedFill(Op):
     def forward(xp, x, mask, value):
         return xp.where(mask, xp.asarray(value).astype(x.dtype), x)
 
+    formula = "grad_self = grad.masked_fill(mask, 0)"
     @staticmethod
     def vjp(ctx, grad):
         return (MaskedFill.apply(grad, mask=ctx.mask, value=0),)
@@ -98,6 +102,7 @@ class MaskedFillTensor(Op):
     def forward(xp, x, value, mask):
         return xp.where(mask, value, x)
 
+    formula = "grad_self = grad.masked_fill(mask, 0); grad_value = grad.masked_fill(~mask, 0).sum()"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_value = ctx.needs_input_grad
@@ -121,6 +126,7 @@ class MaskedScatter(Op):
         out[mask] = source.reshape(-1)[: int(mask.sum())]
         return out
 
+    formula = "grad_self = grad.masked_fill(mask, 0); grad_source = grad.masked_select(mask), zero-padded"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_source = ctx.needs_input_grad
@@ -148,6 +154,7 @@ class MaskedSelect(Op):
         shape = xp.broadcast_shapes(x.shape, mask.shape)
         return xp.broadcast_to(x, shape)[xp.broadcast_to(mask, shape)]
 
+    formula = "grad_self = zeros(self.shape).masked_scatter(mask, grad)"
     @staticmethod
     def vjp(ctx, grad):
         shape = np.broadcast_shapes(ctx.input_shapes[0], ctx.mask.shape)
@@ -168,6 +175,7 @@ class Take(Op):
     def forward(xp, x, index):
         return x.reshape(-1)[index]
 
+    formula = "grad_self = zeros(self.shape).put(index, grad, accumulate=True)"
     @staticmethod
     def vjp(ctx, grad):
         return (Put.apply(_zeros(ctx.input_shapes[0], grad), grad, index=ctx.index, accumulate=True),)
@@ -191,6 +199,7 @@ class Put(Op):
             out.reshape(-1)[index.reshape(-1)] = source.reshape(-1)
         return out
 
+    formula = "grad_self = grad.put(index, 0) (grad if accumulate); grad_source = grad.take(index)"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_source = ctx.needs_input_grad
@@ -215,6 +224,7 @@ class Copy(Op):
     def forward(xp, x, src):
         return xp.broadcast_to(src, x.shape).astype(x.dtype, copy=True)
 
+    formula = "grad_self = zeros_like(grad); grad_src = grad"
     @staticmethod
     def vjp(ctx, grad):
         need_x, need_src = ctx.needs_input_grad
@@ -291,7 +301,7 @@ def _parse(input, index):
         elif type(item) is bool or (hasattr(item, "_data") and item.ndim == 0 and _is_mask(item)):
             # a 0-d mask: a new dim of size 1, kept (True) or emptied (False) by an index on it
             result = Unsqueeze.apply(result, dim=dim)
-            indices[dim] = _xp(result).zeros(int(bool(item)), dtype=np.int64)
+            indices[dim] = namespace_of(result._data).zeros(int(bool(item)), dtype=np.int64)
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "_data") and item.ndim == 0 and item.dtype._category == 1):
             item = int(item)
@@ -330,13 +340,7 @@ def _mask_positions(mask, shape, dim):
                 f"The shape of the mask {list(mask.shape)} at index {j} does not match the shape of the indexed "
                 f"tensor {list(shape)} at index {dim + j}"
             )
-    return _xp(mask).nonzero(mask._data)
-
-
-def _xp(tensor):
-    from ndgrad._device import array_namespace
-
-    return np if type(tensor._data) is np.ndarray else array_namespace(tensor.device)
+    return namespace_of(mask._data).nonzero(mask._data)
 
 
 def _check_indices(shape, indices):
@@ -492,8 +496,8 @@ def _masked_scatter(input, mask, source, inplace):
                            f"{input.dtype.title} and {source.dtype.title}")
     if broadcast_error(input.shape, mask.shape) is not None:
         raise broadcast_error(input.shape, mask.shape)
-    count = int(np.broadcast_to(np.asarray(mask.detach().cpu()._data), np.broadcast_shapes(input.shape, mask.shape))
-                .sum())
+    shape = np.broadcast_shapes(input.shape, mask.shape)
+    count = int(namespace_of(mask._data).broadcast_to(mask._data, shape).sum())  # a sync, as torch's check
     if source.numel() < count:
         raise RuntimeError("Number of elements of source < number of ones in mask")
     return _run(MaskedScatter, inplace, input, source, mask=mask._data)

@@ -43,6 +43,7 @@ class Cat(Op):
         kept = [a for a in arrays if not _skipped(a.shape)]
         return xp.concatenate(kept or arrays, axis=dim if kept else 0)
 
+    formula = "grad_tensors[i] = grad.narrow(dim, offset_i, size_i)"
     @staticmethod
     def vjp(ctx, grad):
         grads, start = [], 0
@@ -74,6 +75,7 @@ class Stack(Op):
     def forward(xp, *arrays, dim):
         return xp.stack(arrays, axis=dim)
 
+    formula = "grad_tensors[i] = grad.select(dim, i)"
     @staticmethod
     def vjp(ctx, grad):
         return tuple(Select.apply(grad, dim=ctx.dim, index=i) if needed else None
@@ -93,6 +95,7 @@ class Flip(Op):
     def forward(xp, x, dims):
         return xp.flip(x, axis=dims).copy()  # NumPy's flip is a view; PyTorch's a copy
 
+    formula = "grad_self = grad.flip(dims)"
     @staticmethod
     def vjp(ctx, grad):
         return (Flip.apply(grad, dims=ctx.dims),)
@@ -113,6 +116,7 @@ class Roll(Op):
             return xp.roll(x.reshape(-1), shifts).reshape(x.shape)
         return xp.roll(x, shifts, axis=dims)
 
+    formula = "grad_self = grad.roll(-shifts, dims)"
     @staticmethod
     def vjp(ctx, grad):
         return (Roll.apply(grad, shifts=tuple(-s for s in ctx.shifts), dims=ctx.dims),)
@@ -131,6 +135,7 @@ class Rot90(Op):
     def forward(xp, x, k, dims):
         return xp.rot90(x, k, axes=dims).copy()  # NumPy's rot90 is a view
 
+    formula = "grad_self = grad.rot90(-k, dims)"
     @staticmethod
     def vjp(ctx, grad):
         return (Rot90.apply(grad, k=-ctx.k, dims=ctx.dims),)
@@ -149,6 +154,7 @@ class Repeat(Op):
     def forward(xp, x, repeats):
         return xp.tile(x, repeats)
 
+    formula = "grad_self = grad summed over the repeated copies"
     @staticmethod
     def vjp(ctx, grad):
         # Each output dim of size r*s splits into (r, s): summing over the r copies gives the input's gradient.
@@ -174,6 +180,7 @@ class Diag(Op):
     def forward(xp, x, diagonal):
         return Diagonal.forward(xp, x, diagonal, 0, 1).copy()
 
+    formula = "grad_self = grad.diagonal(diagonal), or for a matrix self: zeros with grad's diagonal"
     @staticmethod
     def vjp(ctx, grad):
         return (diagonal_backward(grad, ctx.input_shapes[0], ctx.diagonal, 0, 1),)
@@ -198,6 +205,7 @@ class DiagEmbed(Op):
         Diagonal.forward(xp, result, offset, dim1, dim2)[...] = x
         return result
 
+    formula = "grad_self = grad.diagonal(offset, dim1, dim2)"
     @staticmethod
     def vjp(ctx, grad):
         return (Diagonal.apply(grad, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2),)
@@ -216,6 +224,7 @@ class Tril(Op):
     def forward(xp, x, diagonal):
         return xp.tril(x, diagonal)
 
+    formula = "grad_self = grad.tril(diagonal)"
     @staticmethod
     def vjp(ctx, grad):
         return (Tril.apply(grad, diagonal=ctx.diagonal),)
@@ -234,6 +243,7 @@ class Triu(Op):
     def forward(xp, x, diagonal):
         return xp.triu(x, diagonal)
 
+    formula = "grad_self = grad.triu(diagonal)"
     @staticmethod
     def vjp(ctx, grad):
         return (Triu.apply(grad, diagonal=ctx.diagonal),)

@@ -2,11 +2,11 @@
 
 import math
 
-import numpy as np
-
+from ndgrad._device import namespace_of
 from ndgrad._dtype import int64
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
+from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.dropout import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
@@ -35,6 +35,7 @@ class Trilinear(Op):
     def forward(xp, x1, weight, x2):
         return xp.einsum("bi,kij,bj->bk", x1, weight, x2)
 
+    formula = "grad_input1 = sum_k grad[:, k] weight[k] input2; grad_input2, grad_weight likewise (bilinear)"
     @staticmethod
     def vjp(ctx, grad):
         x1, weight, x2 = ctx.saved_tensors
@@ -66,18 +67,20 @@ class Embedding(Op):
     def forward(xp, weight, indices, padding_idx, scale_grad_by_freq):
         return xp.take(weight, indices, axis=0)
 
+    formula = "grad_weight = zeros(weight.shape).index_add(0, indices, grad)  (padding_idx rows get 0)"
     @staticmethod
     def vjp(ctx, grad):
         indices, rows = ctx.indices.reshape(-1), ctx.input_shapes[0]
         grad = grad.reshape(-1, rows[1])
-        scale = np.ones(indices.shape)
-        if ctx.padding_idx is not None:
-            scale[indices == ctx.padding_idx] = 0.0
-        if ctx.scale_grad_by_freq:
-            counts = np.bincount(indices, minlength=rows[0])
-            scale = scale / counts[indices]
         if ctx.padding_idx is not None or ctx.scale_grad_by_freq:
-            grad = grad * _constant(scale.reshape(-1, 1), grad)
+            from ndgrad._creation import ones
+
+            scale = ones(indices.shape, dtype=grad.dtype, device=grad.device)._data
+            if ctx.padding_idx is not None:
+                scale[indices == ctx.padding_idx] = 0.0
+            if ctx.scale_grad_by_freq:
+                scale = scale / namespace_of(indices).bincount(indices, minlength=rows[0])[indices]
+            grad = grad * constant_like(scale.reshape(-1, 1), grad)
         return (IndexAdd.apply(_zeros(rows, grad), grad, dim=0, index=indices, alpha=1),)
 
     @staticmethod
@@ -100,7 +103,7 @@ class Pdist(Op):
 
     @staticmethod
     def forward(xp, x, p):
-        rows, cols = np.triu_indices(x.shape[0], 1)
+        rows, cols = xp.triu_indices(x.shape[0], 1)
         return xp.linalg.norm(x[rows] - x[cols], ord=p, axis=1).astype(x.dtype)
 
     @staticmethod
@@ -119,10 +122,11 @@ class Pdist(Op):
             ratio = difference * difference.abs() ** (p - 2) / distance ** (p - 1)
         return where(distance == 0, 0.0, ratio)
 
+    formula = "grad_self[i] += grad_ij * d dist_ij / d x_i for each pair i < j (and the opposite sign for x_j)"
     @staticmethod
     def vjp(ctx, grad):
         x, distance = ctx.saved_tensors
-        rows, cols = np.triu_indices(x.shape[0], 1)
+        rows, cols = namespace_of(x._data).triu_indices(x.shape[0], 1)
         difference = IndexSelect.apply(x, dim=0, index=rows) - IndexSelect.apply(x, dim=0, index=cols)
         pairs = grad.unsqueeze(1) * Pdist.slopes(ctx, difference, distance)
         towards = IndexAdd.apply(_zeros(x.shape, grad), pairs, dim=0, index=rows, alpha=1)
@@ -131,16 +135,10 @@ class Pdist(Op):
     @staticmethod
     def jvp(ctx, x_t):
         x, distance = ctx.saved_tensors
-        rows, cols = np.triu_indices(x.shape[0], 1)
+        rows, cols = namespace_of(x._data).triu_indices(x.shape[0], 1)
         difference = IndexSelect.apply(x, dim=0, index=rows) - IndexSelect.apply(x, dim=0, index=cols)
         difference_t = IndexSelect.apply(x_t, dim=0, index=rows) - IndexSelect.apply(x_t, dim=0, index=cols)
         return (Pdist.slopes(ctx, difference, distance) * difference_t).sum(1)
-
-
-def _constant(array, like):
-    from ndgrad._creation import tensor
-
-    return tensor(array, dtype=like.dtype, device=like.device)
 
 
 def _zeros(shape, like):
@@ -162,7 +160,7 @@ def linear(input, weight, bias=None):
     if weight.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {weight.ndim}D")
     if input.shape[-1] != weight.shape[-1]:
-        rows = 1 if input.ndim == 1 else int(np.prod(input.shape[:-1]))
+        rows = math.prod(input.shape[:-1])
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
                            f"{'x'.join(map(str, weight.shape[::-1]))})")
     if bias is not None and input.ndim == 2 and weight.ndim == 1:
@@ -238,7 +236,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             padding_idx = weight.shape[0] + padding_idx
     if sparse:
         raise NotImplementedError("ndgrad has no sparse tensors: embedding(sparse=True) is not supported")
-    indices = np.asarray(input._data).astype(np.int64)
+    indices = input._data.astype(int64.numpy)
     if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
     if max_norm is not None:
@@ -250,8 +248,9 @@ def _renorm_rows(weight, indices, max_norm, norm_type):
     """PyTorch's embedding_renorm_: the looked-up rows whose norm exceeds max_norm are scaled down, in place."""
     with no_grad():
         data = weight._data.copy()
-        rows = np.unique(indices)
-        norms = (np.abs(data[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+        xp = namespace_of(data)
+        rows = xp.unique(indices)
+        norms = (xp.abs(data[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
         big = norms > max_norm
         data[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(data.dtype)
         weight._write(data)
@@ -259,21 +258,21 @@ def _renorm_rows(weight, indices, max_norm, norm_type):
 
 def one_hot(tensor, num_classes=-1):
     """int64 tensor with a trailing dim of num_classes, 1 at each value (see torch.nn.functional.one_hot)."""
+    from ndgrad._creation import arange
     from ndgrad._tensor import Tensor
 
     if tensor.dtype is not int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
-    values = np.asarray(tensor._data)
+    values = tensor._data
     if num_classes == -1:
         if values.size == 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
-        num_classes = int(values.max()) + 1
+        num_classes = int(values.max()) + 1  # NOTE: read on the host, as torch does (the output shape depends on it)
     if values.size and values.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
     if values.size and values.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    result = (values[..., None] == np.arange(num_classes)).astype(np.int64)
-    return Tensor._wrap(result) if type(tensor._data) is np.ndarray else _constant(result, tensor).long()
+    return Tensor._wrap((values[..., None] == arange(num_classes, device=tensor.device)._data).astype(int64.numpy))
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):

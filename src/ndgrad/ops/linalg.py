@@ -17,6 +17,7 @@ class Dot(Op):
     def forward(xp, x, y):
         return xp.dot(x, y)
 
+    formula = "grad_self = grad * tensor; grad_tensor = grad * self"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -40,6 +41,7 @@ class Mv(Op):
     def forward(xp, x, y):
         return xp.matmul(x, y)
 
+    formula = "grad_self = grad outer vec; grad_vec = self^T @ grad"
     @staticmethod
     def vjp(ctx, grad):
         matrix, vector = ctx.saved_tensors
@@ -64,6 +66,7 @@ class Mm(Op):
     def forward(xp, x, y):
         return xp.matmul(x, y)
 
+    formula = "grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -87,6 +90,7 @@ class Bmm(Op):
     def forward(xp, x, y):
         return xp.matmul(x, y)
 
+    formula = "grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad  (per batch)"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors

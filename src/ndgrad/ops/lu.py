@@ -27,6 +27,7 @@ class LinalgDet(Op):
     def forward(xp, A):
         return xp.linalg.det(A)
 
+    formula = "grad_A = grad * result * A^-T"
     @staticmethod
     def vjp(ctx, grad):
         """grad det A^-T, as a solve with A^T. Where det is exactly zero PyTorch gives zeros, and, if the gradient
@@ -35,12 +36,12 @@ class LinalgDet(Op):
 
         A, det = ctx.saved_tensors
         singular = det == 0
-        d = (grad * det).unsqueeze(-1).expand(*det.shape, A.shape[-1]).diag_embed()
+        d = (grad * det.conj()).unsqueeze(-1).expand(*det.shape, A.shape[-1]).diag_embed()
         if not singular.any():
-            return (_solve(A.mT, d, True, False),)
+            return (_solve(A.mH, d, True, False),)
         if STATE.grad_enabled:
             return (_det_backward_by_svd(A, grad),)
-        return (_solve(where(singular.unsqueeze(-1).unsqueeze(-1), eye_like(A), A).mT, d, True, False),)
+        return (_solve(where(singular.unsqueeze(-1).unsqueeze(-1), eye_like(A), A).mH, d, True, False),)
 
     @staticmethod
     def jvp(ctx, A_t):
@@ -69,23 +70,31 @@ class LinalgSlogdet(Op):
 
     name, family = "slogdet", MATMUL
     outputs = ("sign", "logabsdet")
-    saves = ("A",)
+    saves = ("A", "sign")
 
     @staticmethod
     def forward(xp, A):
         return tuple(xp.linalg.slogdet(A))  # a plain tuple: NumPy returns a namedtuple
 
+    formula = "grad_A = grad_logabsdet * A^-T"
     @staticmethod
     def vjp(ctx, grad_sign, grad_logabsdet):
-        (A,) = ctx.saved_tensors
-        # a solve with A^T, as PyTorch: a singular A gives its infinities
-        return (_solve(A.mT, grad_logabsdet.unsqueeze(-1).unsqueeze(-1) * eye_like(A), True, False),)
+        """log det A = logabsdet + i angle(sign) is holomorphic with derivative A^-T: the gradient reaching it is
+        grad_logabsdet, plus, for complex A, i Im(conj(sign) grad_sign) from the sign = exp(i angle)."""
+        A, sign = ctx.saved_tensors
+        grad_log = grad_logabsdet
+        if A.is_complex():
+            grad_log = grad_log + 1j * (sign.conj() * grad_sign).imag
+        # a solve with A^H, as PyTorch: a singular A gives its infinities
+        return (_solve(A.mH, grad_log.unsqueeze(-1).unsqueeze(-1) * eye_like(A), True, False),)
 
     @staticmethod
     def jvp(ctx, A_t):
-        (A,) = ctx.saved_tensors
-        logabsdet_t = trace(_solve(A, A_t, True, False))
-        return logabsdet_t * 0, logabsdet_t
+        A, sign = ctx.saved_tensors
+        log_t = trace(_solve(A, A_t, True, False))  # the tangent of log det A
+        if not A.is_complex():
+            return log_t * 0, log_t
+        return sign * (1j * log_t.imag), log_t.real
 
 
 # ---- LU --------------------------------------------------------------------------------------------------------
@@ -120,6 +129,7 @@ class LinalgLuFactorEx(Op):
     def forward(xp, A):
         return lapack.lu_factor(xp, A)
 
+    formula = "grad_A = grad through A = P L U (grad_LU's strict lower part to L, upper part to U)"
     @staticmethod
     def vjp(ctx, grad, grad_pivots, grad_info):
         LU, pivots = ctx.saved_tensors
@@ -156,6 +166,7 @@ class LinalgLu(Op):
         L = xp.tril(LU[..., :, :k], -1) + xp.eye(m, k, dtype=A.dtype)
         return _permutation_matrix(xp, pivots, m, A.dtype), L, xp.triu(LU[..., :k, :])
 
+    formula = "grad_A = P L^-H ((L^H grad_L).tril(-1) + (grad_U U^H).triu()) U^-H"
     @staticmethod
     def vjp(ctx, grad_P, grad_L, grad_U):
         P, L, U = ctx.saved_tensors
@@ -168,26 +179,26 @@ class LinalgLu(Op):
 
 
 def lu_backward(gL, gU, P, L, U):
-    """The gradient of A = P L U from those of L (strictly lower) and U (upper): P L^-T (the two triangles) U^-T
+    """The gradient of A = P L U from those of L (strictly lower) and U (upper): P L^-H (the two triangles) U^-H
     for square A, with the extra columns of a wide U or rows of a tall L handled first."""
     from ndgrad import cat
 
     m, n = L.shape[-2], U.shape[-1]
     if m < n:  # U = [U1 U2]: U2 = L^-1 (A2 - ...) passes its gradient to A2 and, through L, back to L
         U1, U2, gU1, gU2 = U[..., :m], U[..., m:], gU[..., :m], gU[..., m:]
-        gA2 = solve_triangular(L.mT, gU2, upper=True, unitriangular=True)
-        return P @ cat([_lu_square_backward(gL - gA2 @ U2.mT, gU1, L, U1), gA2], -1)
+        gA2 = solve_triangular(L.mH, gU2, upper=True, unitriangular=True)
+        return P @ cat([_lu_square_backward(gL - gA2 @ U2.mH, gU1, L, U1), gA2], -1)
     if m > n:  # L = [L1; L2]: L2 = (A2 - ...) U^-1
         L1, L2, gL1, gL2 = L[..., :n, :], L[..., n:, :], gL[..., :n, :], gL[..., n:, :]
-        gA2 = solve_triangular(U.mT, gL2, upper=False, left=False)
-        return P @ cat([_lu_square_backward(gL1, gU - L2.mT @ gA2, L1, U), gA2], -2)
+        gA2 = solve_triangular(U.mH, gL2, upper=False, left=False)
+        return P @ cat([_lu_square_backward(gL1, gU - L2.mH @ gA2, L1, U), gA2], -2)
     return P @ _lu_square_backward(gL, gU, L, U)
 
 
 def _lu_square_backward(gL, gU, L, U):
-    M = (L.mT @ gL).tril(-1) + (gU @ U.mT).triu()
-    M = solve_triangular(U.mT, M, upper=False, left=False)
-    return solve_triangular(L.mT, M, upper=True, unitriangular=True)
+    M = (L.mH @ gL).tril(-1) + (gU @ U.mH).triu()
+    M = solve_triangular(U.mH, M, upper=False, left=False)
+    return solve_triangular(L.mH, M, upper=True, unitriangular=True)
 
 
 def lu_jvp(A_t, P, L, U):
@@ -214,7 +225,7 @@ def _lu_square_jvp(A_t, L, U):
 
 
 class LinalgLuSolve(Op):
-    """torch.linalg.lu_solve: X with A X = B from lu_factor's (LU, pivots); A^T if ``adjoint``, X A if not ``left``.
+    """torch.linalg.lu_solve: X with A X = B from lu_factor's (LU, pivots); A^H if ``adjoint``, X A if not ``left``.
     The pivots (an integer array) are a parameter: they select rows, they carry no gradient."""
 
     name, family = "lu_solve", MATMUL
@@ -226,6 +237,7 @@ class LinalgLuSolve(Op):
             return lapack.lu_solve(xp, LU, pivots, B, adjoint)
         return xp.swapaxes(lapack.lu_solve(xp, LU, pivots, xp.swapaxes(B, -1, -2), not adjoint), -1, -2)
 
+    formula = "grad_B = lu_solve(LU, grad, adjoint=not adjoint); grad_LU = -(grad_B @ X^H) moved onto L and U"
     @staticmethod
     def vjp(ctx, grad):
         LU, X = ctx.saved_tensors
@@ -234,12 +246,12 @@ class LinalgLuSolve(Op):
         if not ctx.needs_input_grad[0]:
             return None, gB
         if left:
-            gA = -(X @ gB.mT) if adjoint else -(gB @ X.mT)
+            gA = -(X @ gB.mH) if adjoint else -(gB @ X.mH)
         else:
-            gA = -(gB.mT @ X) if adjoint else -(X.mT @ gB)
+            gA = -(gB.mH @ X) if adjoint else -(X.mH @ gB)
         P, L, U = _unpack(LU, pivots)
         gA = P.mT @ gA
-        return (gA @ U.mT).tril(-1) + (L.mT @ gA).triu(), gB
+        return (gA @ U.mH).tril(-1) + (L.mH @ gA).triu(), gB
 
     @staticmethod
     def jvp(ctx, LU_t, B_t):
@@ -247,7 +259,7 @@ class LinalgLuSolve(Op):
         P, L, U = _unpack(LU, ctx.pivots)
         A_t = P @ (LU_t.tril(-1) @ U + L @ LU_t.triu())
         if ctx.adjoint:
-            A_t = A_t.mT
+            A_t = A_t.mH
         rhs = B_t - (A_t @ X if ctx.left else X @ A_t)
         return LinalgLuSolve.apply(LU, rhs, pivots=ctx.pivots, left=ctx.left, adjoint=ctx.adjoint)
 

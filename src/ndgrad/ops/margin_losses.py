@@ -4,7 +4,8 @@ triplet_margin, triplet_margin_with_distance). PyTorch's one-node losses are pri
 
 import numpy as np
 
-from ndgrad._device import array_namespace
+from ndgrad._device import array_namespace, namespace_of
+from ndgrad._dtype import int64
 from ndgrad.ops._loss_base import array_of, constant, reduce_array, reduced, reduction_argument, spread
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import minimum, where
@@ -35,6 +36,7 @@ class SoftMarginLoss(Op):
         target = constant(ctx.target)
         return -target * sigmoid(-target * x)
 
+    formula = "grad_self = grad * -target * sigmoid(-target * self) (/ numel for 'mean')"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -93,6 +95,7 @@ class MultiMarginLoss(Op):
         picked = rows.gather(1, constant(ctx.target[:, None]))
         return 2 * (ctx.margin - picked + rows) * active
 
+    formula = "grad_self = grad * p margin^(p-1) at each violating class, minus their sum at the target"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -138,6 +141,7 @@ class MultilabelMarginLoss(Op):
         _, coefficients = _multilabel_terms(array_namespace(x.device), _rows(x)._data, ctx.target)
         return constant(coefficients)
 
+    formula = "grad_self = grad * (+1 at each violating non-target, -1 per violation at the targets) / classes"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -198,7 +202,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
             raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
         if weight.dtype is not input.dtype:
             raise RuntimeError(f"expected scalar type {input.dtype.title} but found {weight.dtype.title}")
-    values = target._data.reshape(-1).astype(np.int64)
+    values = target._data.reshape(-1).astype(int64.numpy)
     if values.size and (values.min() < 0 or values.max() >= classes):
         raise RuntimeError("target out of range")
     return MultiMarginLoss.apply(input, target=values, p=p, margin=float(margin), weight=array_of(weight, input),
@@ -209,8 +213,8 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     """Multi-label hinge loss over the listed target classes (see torch.nn.functional.multilabel_margin_loss)."""
     reduction = reduction_argument(size_average, reduce, reduction)
     _check_rows(input, target, "multilabel_margin_loss", lambda x, t: t.shape == x.shape)
-    values = _rows(target._data).astype(np.int64)
-    listed = np.cumprod(values != -1, axis=1).astype(bool)
+    values = _rows(target._data).astype(int64.numpy)
+    listed = namespace_of(values).cumprod(values != -1, axis=1).astype(bool)
     if ((values < 0) | (values >= values.shape[1]))[listed].any():
         raise RuntimeError("argument #2 'target' is out of range")
     return MultilabelMarginLoss.apply(input, target=values, reduction=reduction)

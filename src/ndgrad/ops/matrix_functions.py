@@ -25,7 +25,7 @@ class LinalgMatrixExp(Op):
     @staticmethod
     def forward(xp, A):
         n = A.shape[-1]
-        norm = float(xp.max(xp.sum(xp.abs(A), axis=-1), initial=0.0)) if A.size else 0.0
+        norm = float(xp.max(xp.sum(xp.abs(A), axis=-1))) if A.size else 0.0  # a sync: the squarings depend on it
         squarings = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
         X = A / 2.0**squarings
         term = xp.broadcast_to(xp.eye(n, dtype=A.dtype), A.shape)
@@ -37,10 +37,11 @@ class LinalgMatrixExp(Op):
             result = result @ result
         return result
 
+    formula = "grad_A = the Fréchet derivative of exp at A^H applied to grad"
     @staticmethod
     def vjp(ctx, grad):
         (A,) = ctx.saved_tensors
-        return (_exp_differential(A.mT, grad),)
+        return (_exp_differential(A.mH, grad),)
 
     @staticmethod
     def jvp(ctx, A_t):

@@ -62,6 +62,7 @@ class MaxPool2DWithIndices(Op):
             index = index * sizes[dim] + start + offset * dilation[dim]
         return result, xp.asarray(index, dtype=xp.int64)
 
+    formula = "grad_self = zeros(self.shape) with grad scattered to the argmax indices"
     @staticmethod
     def vjp(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
@@ -101,9 +102,10 @@ class AdaptiveMaxPool2D(MaxPool2DWithIndices):
             shape = [1] * (2 * nd)
             shape[dim], shape[nd + dim] = positions.shape
             index, valid = index * size + positions.reshape(shape), valid & inside.reshape(shape)
-        index = xp.asarray(np.reshape(index, tuple(out_size) + (-1,)))
+        # the windows are host tables of the sizes alone, moved to x's device once
+        index = xp.asarray(index.reshape(tuple(out_size) + (-1,)))
         windows = x.reshape(x.shape[:-nd] + (math.prod(sizes),))[..., index]
-        windows = xp.where(xp.asarray(np.reshape(valid, index.shape)), windows, _low(xp, x.dtype))
+        windows = xp.where(xp.asarray(valid.reshape(index.shape)), windows, _low(xp, x.dtype))
         local = xp.argmax(windows, axis=-1)[..., None]
         result = xp.take_along_axis(windows, local, axis=-1)[..., 0]
         return result, xp.take_along_axis(xp.broadcast_to(index, windows.shape), local, axis=-1)[..., 0]
@@ -229,7 +231,8 @@ def _fractional_max_pool(op, nd, input, kernel_size, output_size, output_ratio, 
     if samples is None:
         check(input.ndim >= nd + 1, f"Dimension out of range (expected to be in range of [{-input.ndim}, "
               f"{input.ndim - 1}], but got {-nd - 1})", IndexError)
-        samples = rand(1 if input.ndim == nd + 1 else input.shape[0], input.shape[-nd - 1], nd, dtype=input.dtype)
+        samples = rand(1 if input.ndim == nd + 1 else input.shape[0], input.shape[-nd - 1], nd, dtype=input.dtype,
+                       device=input.device)
     check(samples.dtype == input.dtype, "Expect _random_samples to have the same dtype as input")
     check(samples.shape[0] >= (input.shape[0] if input.ndim == nd + 2 else 1),
           "Expect _random_samples.size(0) no less then input batch size.")
@@ -330,6 +333,7 @@ class MaxUnpool2D(Op):
         xp.put_along_axis(out, indices.reshape(planes, cells), x.reshape(planes, cells), axis=1)
         return out.reshape(x.shape[:-nd] + tuple(output_size))
 
+    formula = "grad_self = grad.gather(indices)"
     @staticmethod
     def vjp(ctx, grad):
         shape, nd = ctx.input_shapes[0], len(ctx.output_size)
@@ -374,9 +378,9 @@ def _max_unpool(op, nd, input, indices, output_size):
     check(indices.dtype.title == "Long", f"elements in indices should be type int64 but got: {indices.dtype.title}")
     check(indices.shape == input.shape, f"Expected shape of indices to be same as that of the input tensor "
           f"({list(input.shape)}) but got indices tensor with shape: {list(indices.shape)}")
-    values = np.asarray(indices._data)
+    values = indices._data
     wrong = (values < 0) | (values >= math.prod(output_size))
-    check(not wrong.any(), f"Found an invalid max index: {values[wrong].reshape(-1)[-1] if wrong.any() else 0} "
+    check(not wrong.any(), f"Found an invalid max index: {int(values[wrong].reshape(-1)[-1]) if wrong.any() else 0} "
           f"(output volumes are of size {'x'.join(map(str, output_size))})")
     return op.apply(input, indices=indices._data, output_size=tuple(output_size))
 

@@ -3,6 +3,8 @@ relus whose negative slope is learned (prelu) or random (rrelu), and the gated l
 
 import numpy as np
 
+from ndgrad._device import namespace_of
+from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import logical_and, where
 from ndgrad.ops.joining import cat
@@ -23,6 +25,7 @@ class Threshold(Op):
     def forward(xp, x, threshold, value):
         return xp.where(x <= threshold, value, x).astype(x.dtype)
 
+    formula = "grad_self = where(self <= threshold, 0, grad)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -51,6 +54,7 @@ class Hardshrink(Op):
     def forward(xp, x, lambd):
         return xp.where((x >= -lambd) & (x <= lambd), 0, x).astype(x.dtype)
 
+    formula = "grad_self = where(-lambd <= self <= lambd, 0, grad)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -81,6 +85,7 @@ class PreluKernel(Op):
     def forward(xp, x, weight):
         return xp.where(x > 0, x, weight * x)
 
+    formula = "grad_self = where(self > 0, grad, weight * grad); grad_weight = where(self > 0, 0, self * grad)"
     @staticmethod
     def vjp(ctx, grad):
         x, weight = ctx.saved_tensors
@@ -105,9 +110,10 @@ class RreluWithNoise(Op):
     def forward(xp, x, noise):
         return x * noise.astype(x.dtype)
 
+    formula = "grad_self = grad * noise"
     @classmethod
     def vjp(cls, ctx, grad):
-        return (grad * _constant(ctx.noise, grad),)
+        return (grad * constant_like(ctx.noise, grad),)
 
     @classmethod
     def jvp(cls, ctx, x_t):
@@ -132,6 +138,7 @@ class Glu(Op):
         a, b = xp.split(x, 2, axis=dim)
         return a / (1 + xp.exp(-b))
 
+    formula = "grad_self = cat(grad * sigmoid(b), grad * a * sigmoid'(b)), (a, b) = self.chunk(2, dim)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -145,12 +152,6 @@ class Glu(Op):
         (a, b), (a_t, b_t) = x.chunk(2, ctx.dim), x_t.chunk(2, ctx.dim)
         gate = sigmoid(b)
         return a_t * gate + a * gate * (1 - gate) * b_t
-
-
-def _constant(array, like):
-    from ndgrad._creation import tensor
-
-    return tensor(array, dtype=like.dtype, device=like.device)
 
 
 # ---- the functions users call -------------------------------------------------------------------------------
@@ -219,11 +220,12 @@ def _rrelu_noise(input, lower, upper, training):
     if lower > upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     _floating(input, "leaky_relu_cpu")
-    data = np.asarray(input._data)
-    if training:
-        slopes = _RandomState.generator.uniform(lower, upper, data.shape)
-        return np.where(data > 0, 1.0, slopes)
-    return np.where(data > 0, 1.0, (lower + upper) / 2)
+    data = input._data
+    xp = namespace_of(data)
+    if training:  # NOTE: drawn by ndgrad's generator on the host (manual_seed applies), then moved to the device
+        slopes = constant_like(_RandomState.generator.uniform(lower, upper, data.shape), input)._data
+        return xp.where(data > 0, 1.0, slopes)
+    return xp.where(data > 0, 1.0, (lower + upper) / 2)
 
 
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):

@@ -4,7 +4,9 @@ import math
 
 import numpy as np
 
+from ndgrad._device import namespace_of
 from ndgrad.autograd.grad_mode import no_grad
+from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import REDUCTION, Op
 
 __all__ = ["layer_norm", "rms_norm", "batch_norm", "group_norm", "instance_norm"]
@@ -50,6 +52,7 @@ class NativeLayerNorm(Op):
     def forward(xp, x, weight, bias, axes, eps):
         return _affine(xp, _stats(xp, x, axes, eps), weight, bias, tuple(x.shape[a] for a in axes))
 
+    formula = "grad_input = rstd * (g - mean(g) - xhat * mean(g xhat)), g = grad * weight; grad_weight = grad * xhat"
     @staticmethod
     def vjp(ctx, grad):
         x, weight = ctx.saved_tensors
@@ -94,6 +97,7 @@ class NativeBatchNorm(Op):
             xhat = (x - running_mean.reshape(shape)) * rstd.astype(x.dtype)
         return _affine(xp, xhat.astype(x.dtype), weight, bias, shape)
 
+    formula = "grad_input = rstd * (g - mean(g) - xhat * mean(g xhat)), g = grad * weight; grad_bias = sum(grad)"
     @staticmethod
     def vjp(ctx, grad):
         x, weight = ctx.saved_tensors
@@ -121,15 +125,9 @@ def _batch_xhat(ctx, x):
         centred, rstd = _xhat(x, axes, ctx.eps)
         return centred * rstd, rstd, axes
     shape = _channel_shape(x)
-    mean = _constant(ctx.running_mean.reshape(shape), x)
-    rstd = _constant((1.0 / np.sqrt(ctx.running_var.reshape(shape) + ctx.eps)), x)
+    mean = constant_like(ctx.running_mean.reshape(shape), x)
+    rstd = constant_like(1.0 / namespace_of(ctx.running_var).sqrt(ctx.running_var.reshape(shape) + ctx.eps), x)
     return (x - mean) * rstd, rstd, axes
-
-
-def _constant(array, like):
-    from ndgrad._creation import tensor
-
-    return tensor(array, dtype=like.dtype, device=like.device)
 
 
 class NativeGroupNorm(Op):
@@ -144,6 +142,7 @@ class NativeGroupNorm(Op):
         xhat = _stats(xp, groups, (2,), eps).reshape(x.shape)
         return _affine(xp, xhat, weight, bias, (1, x.shape[1]) + (1,) * (x.ndim - 2))
 
+    formula = "grad_input = rstd * (g - mean(g) - xhat * mean(g xhat)) per group, g = grad * weight"
     @staticmethod
     def vjp(ctx, grad):
         x, weight = ctx.saved_tensors

@@ -1,7 +1,8 @@
 """Average pooling over 1 to 3 spatial dims: sliding and adaptive windows, and power-average (lp) pooling.
 
-Average pooling is linear and separable: one matrix per spatial dim (see _separable.Separable). The 1-d forms are
-2-d ones over a height of 1, as torch builds them.
+Average pooling is linear and separable: one matrix per spatial dim (see _separable.Separable), a NumPy table of
+the sizes alone, built on the host whatever the device of the data. The 1-d forms are 2-d ones over a height of 1,
+as torch builds them.
 """
 
 import math

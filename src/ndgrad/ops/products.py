@@ -31,6 +31,7 @@ class Trace(Op):
     def forward(xp, x):
         return xp.trace(x)
 
+    formula = "grad_self = grad * eye(self.shape)"
     @staticmethod
     def vjp(ctx, grad):
         from ndgrad._creation import eye
@@ -68,6 +69,7 @@ class Addmm(Op):
     def forward(xp, input, mat1, mat2, beta, alpha):
         return _beta_input_plus_alpha_product(input, xp.matmul(mat1, mat2), beta, alpha)
 
+    formula = "grad_self = grad * beta; grad_mat1 = grad @ mat2^T * alpha; grad_mat2 = mat1^T @ grad * alpha"
     @staticmethod
     def vjp(ctx, grad):
         mat1, mat2 = ctx.saved_tensors
@@ -95,6 +97,7 @@ class Addmv(Op):
     def forward(xp, input, mat, vec, beta, alpha):
         return _beta_input_plus_alpha_product(input, xp.matmul(mat, vec), beta, alpha)
 
+    formula = "grad_self = grad * beta; grad_mat = grad outer vec * alpha; grad_vec = mat^T @ grad * alpha"
     @staticmethod
     def vjp(ctx, grad):
         mat, vec = ctx.saved_tensors
@@ -122,6 +125,7 @@ class Baddbmm(Op):
     def forward(xp, input, batch1, batch2, beta, alpha):
         return _beta_input_plus_alpha_product(input, xp.matmul(batch1, batch2), beta, alpha)
 
+    formula = "grad_self = grad * beta; grad_batch1 = grad @ batch2^T * alpha; grad_batch2 = batch1^T @ grad * alpha"
     @staticmethod
     def vjp(ctx, grad):
         batch1, batch2 = ctx.saved_tensors
@@ -149,6 +153,7 @@ class Addbmm(Op):
     def forward(xp, input, batch1, batch2, beta, alpha):
         return _beta_input_plus_alpha_product(input, xp.matmul(batch1, batch2).sum(axis=0), beta, alpha)
 
+    formula = "grad_self = grad * beta; grad_batch1 = grad @ batch2^T * alpha; grad_batch2 = batch1^T @ grad * alpha"
     @staticmethod
     def vjp(ctx, grad):
         batch1, batch2 = ctx.saved_tensors
@@ -178,6 +183,7 @@ class LinalgCross(Op):
     def forward(xp, x, y, dim):
         return xp.cross(x, y, axis=dim)
 
+    formula = "grad_self = cross(other, grad); grad_other = cross(grad, self)"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -204,6 +210,7 @@ class Vdot(Op):
     def forward(xp, x, y):
         return xp.vdot(x, y)
 
+    formula = "grad_self = grad.conj() * other; grad_other = grad * self"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -236,6 +243,7 @@ class Cdist(Op):
             return xp.sqrt((diff * diff).sum(-1))
         return (diff**p).sum(-1) ** (1 / p)
 
+    formula = "grad_x1 = sum_j grad_ij * d dist_ij / d x1_i; grad_x2 = -sum_i grad_ij * d dist_ij / d x1_i"
     @staticmethod
     def vjp(ctx, grad):
         x1, x2, result = ctx.saved_tensors
@@ -284,6 +292,7 @@ class EuclideanDist(Op):
         x2_ = xp.concatenate([x2, xp.ones_like(x2_norm), x2_norm], -1)
         return xp.sqrt(xp.maximum(x1_ @ xp.swapaxes(x2_, -1, -2), 0))
 
+    formula = "grad_x1 = x1 * sum_j(grad / result) - (grad / result) @ x2; grad_x2 likewise, transposed"
     @staticmethod
     def vjp(ctx, grad):
         from ndgrad.ops.comparison import where

@@ -57,6 +57,7 @@ class Sum(Op):
     def forward(xp, x, dtype=None):
         return xp.sum(x, dtype=dtype)
 
+    formula = "grad_self = grad expanded to self's shape"
     @staticmethod
     def vjp(ctx, grad):
         return (grad.expand(ctx.input_shapes[0]),)
@@ -76,6 +77,7 @@ class SumDim(Op):
     def forward(xp, x, dim, keepdim, dtype=None):
         return xp.sum(x, axis=dim, keepdims=keepdim, dtype=dtype)
 
+    formula = "grad_self = grad (unsqueezed at dim) expanded to self's shape"
     @staticmethod
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
@@ -95,6 +97,7 @@ class Mean(Op):
     def forward(xp, x, dtype=None):
         return xp.mean(x, dtype=dtype)
 
+    formula = "grad_self = grad expanded to self's shape / self.numel()"
     @staticmethod
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
@@ -115,6 +118,7 @@ class MeanDim(Op):
     def forward(xp, x, dim, keepdim, dtype=None):
         return xp.mean(x, axis=dim, keepdims=keepdim, dtype=dtype)
 
+    formula = "grad_self = grad (unsqueezed at dim) expanded to self's shape / (elements reduced)"
     @staticmethod
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
@@ -135,6 +139,7 @@ class Prod(Op):
     def forward(xp, x, dtype=None):
         return xp.prod(x, dtype=dtype)
 
+    formula = "grad_self = grad * result / self  (product of the others where self has zeros)"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -163,6 +168,7 @@ class ProdDim(Op):
     def forward(xp, x, axis, keepdim, dtype=None):
         return xp.prod(x, axis=axis, keepdims=keepdim, dtype=dtype) if x.ndim else x.astype(dtype or x.dtype)
 
+    formula = "grad_self = grad * result / self along dim  (product of the others where self has zeros)"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -199,6 +205,7 @@ class Var(Op):
     def forward(xp, x, dims, correction, keepdim):
         return _variance(xp, x, dims, correction, keepdim)
 
+    formula = "grad_self = grad * 2 * (self - mean) / (N - correction)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -220,6 +227,7 @@ class Std(Op):
     def forward(xp, x, dims, correction, keepdim):
         return xp.sqrt(_variance(xp, x, dims, correction, keepdim))
 
+    formula = "grad_self = grad * (self - mean) / ((N - correction) * result)"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -242,6 +250,7 @@ class VarMean(Op):
     def forward(xp, x, dims, correction, keepdim):
         return _variance(xp, x, dims, correction, keepdim), xp.mean(x, axis=dims, keepdims=keepdim)
 
+    formula = "grad_self = grad_var * 2 * (self - mean) / (N - correction) + grad_mean / N"
     @staticmethod
     def vjp(ctx, grad_var, grad_mean):
         (x,) = ctx.saved_tensors
@@ -263,6 +272,7 @@ class StdMean(Op):
     def forward(xp, x, dims, correction, keepdim):
         return xp.sqrt(_variance(xp, x, dims, correction, keepdim)), xp.mean(x, axis=dims, keepdims=keepdim)
 
+    formula = "grad_self = grad_std * (self - mean) / ((N - correction) * std) + grad_mean / N"
     @staticmethod
     def vjp(ctx, grad_std, grad_mean):
         x, std = ctx.saved_tensors
@@ -338,6 +348,7 @@ class Logsumexp(Op):
         result = xp.log(xp.sum(xp.exp(x - largest), axis=dim, keepdims=True)) + largest
         return result if keepdim else xp.squeeze(result, axis=dim)
 
+    formula = "grad_self = grad * exp(self - result)"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -375,6 +386,7 @@ class LinalgVectorNorm(Op):
             return xp.sum(magnitudes, axis=dim, keepdims=keepdim)
         return xp.sum(magnitudes**ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
 
+    formula = "grad_self = grad * self |self|^(ord - 2) / result^(ord - 1)  (ord 2: grad * self / result)"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -417,6 +429,7 @@ class Nansum(Op):
     def forward(xp, x, dim, keepdim, dtype=None):
         return xp.nansum(x, axis=dim, keepdims=keepdim, dtype=dtype)
 
+    formula = "grad_self = where(isnan(self), 0, grad expanded to self's shape)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors

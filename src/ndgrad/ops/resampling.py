@@ -1,6 +1,7 @@
 """Resampling: padding, interpolation (nearest, linear to trilinear, bicubic, area) and the shuffles (pixel, channel).
 
-Padding and interpolation are linear and separable: one matrix per spatial dim (see _separable.Separable).
+Padding and interpolation are linear and separable: one matrix per spatial dim (see _separable.Separable), a
+NumPy table of the sizes alone, built on the host whatever the device of the data.
 """
 
 import numbers
@@ -34,6 +35,7 @@ class ConstantPadNd(Op):
         widths = [(0, 0)] * lead + [(max(b, 0), max(a, 0)) for b, a in pairs]
         return xp.pad(x, widths, constant_values=value)
 
+    formula = "grad_self = grad with the padding cut off"
     @staticmethod
     def vjp(ctx, grad):
         return (ConstantPadNd.apply(grad, pad=tuple(-p for p in ctx.pad), value=0),)
@@ -143,6 +145,7 @@ class PixelShuffle(Op):
         order = tuple(range(n)) + tuple(n + i for i in (0, 3, 1, 4, 2))
         return x.transpose(order).reshape(lead + (channels // (r * r), height * r, width * r))
 
+    formula = "grad_self = pixel_unshuffle(grad, upscale_factor)"
     @staticmethod
     def vjp(ctx, grad):
         return (PixelUnshuffle.apply(grad, downscale_factor=ctx.upscale_factor),)
@@ -165,6 +168,7 @@ class PixelUnshuffle(Op):
         order = tuple(range(n)) + tuple(n + i for i in (0, 2, 4, 1, 3))
         return x.transpose(order).reshape(lead + (channels * r * r, height // r, width // r))
 
+    formula = "grad_self = pixel_shuffle(grad, downscale_factor)"
     @staticmethod
     def vjp(ctx, grad):
         return (PixelShuffle.apply(grad, upscale_factor=ctx.downscale_factor),)
@@ -184,6 +188,7 @@ class ChannelShuffle(Op):
         n, channels = x.shape[:2]
         return xp.swapaxes(x.reshape((n, groups, channels // groups) + x.shape[2:]), 1, 2).reshape(x.shape)
 
+    formula = "grad_self = channel_shuffle(grad, channels / groups)"
     @staticmethod
     def vjp(ctx, grad):
         return (ChannelShuffle.apply(grad, groups=grad.shape[1] // ctx.groups),)

@@ -30,6 +30,7 @@ class _Step(Op):
 
     family = UNARY
 
+    formula = "grad_self = zeros_like(grad)  (piecewise constant)"
     @staticmethod
     def vjp(ctx, grad):
         return (zeros_like_grad(grad),)
@@ -99,6 +100,7 @@ class Sgn(Sign):
         magnitude = xp.abs(x)
         return xp.where(magnitude == 0, 0, x / xp.where(magnitude == 0, 1, magnitude))
 
+    formula = "grad_self = (grad - Re(grad * conj(result)) * result) / |self| (complex); zeros_like(grad) (real)"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -126,6 +128,7 @@ class Frac(Op):
     def forward(xp, x):
         return x - xp.trunc(x)
 
+    formula = "grad_self = grad"
     @staticmethod
     def vjp(ctx, grad):
         return (grad,)
@@ -149,6 +152,7 @@ class Clamp(Op):
         result = x if min is None else xp.maximum(x, min)
         return result if max is None else xp.minimum(result, max)
 
+    formula = "grad_self = where(min <= self <= max, grad, 0); grad_min, grad_max = grad where clamped to them"
     @staticmethod
     def vjp(ctx, grad):
         x, min, max = ctx.saved_tensors
@@ -185,6 +189,7 @@ class ClampScalar(Op):
         result = x if min is None else xp.maximum(x, min)
         return result if max is None else xp.minimum(result, max)
 
+    formula = "grad_self = where(min <= self <= max, grad, 0)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -208,6 +213,7 @@ class ClampMin(Op):
     def forward(xp, x, min):
         return xp.maximum(x, min)
 
+    formula = "grad_self = where(self >= min, grad, 0)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -230,6 +236,7 @@ class ClampMinTensor(Op):
     def forward(xp, x, min):
         return xp.maximum(x, min)
 
+    formula = "grad_self = where(self >= min, grad, 0); grad_min = where(self < min, grad, 0)"
     @staticmethod
     def vjp(ctx, grad):
         x, min = ctx.saved_tensors
@@ -251,6 +258,7 @@ class ClampMax(Op):
     def forward(xp, x, max):
         return xp.minimum(x, max)
 
+    formula = "grad_self = where(self <= max, grad, 0)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -273,6 +281,7 @@ class ClampMaxTensor(Op):
     def forward(xp, x, max):
         return xp.minimum(x, max)
 
+    formula = "grad_self = where(self <= max, grad, 0); grad_max = where(self > max, grad, 0)"
     @staticmethod
     def vjp(ctx, grad):
         x, max = ctx.saved_tensors
@@ -295,6 +304,7 @@ class NanToNum(Op):
     def forward(xp, x, nan, posinf, neginf):
         return xp.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
 
+    formula = "grad_self = grad * isfinite(self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors

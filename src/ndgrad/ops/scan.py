@@ -22,6 +22,7 @@ class Cumsum(Op):
     def forward(xp, x, dim, dtype):
         return xp.cumsum(x, axis=dim, dtype=dtype) if x.ndim else x.astype(dtype or x.dtype)
 
+    formula = "grad_self = grad cumulatively summed from the end along dim"
     @staticmethod
     def vjp(ctx, grad):
         return (reversed_cumsum(grad, ctx.dim),)
@@ -41,6 +42,7 @@ class Cumprod(Op):
     def forward(xp, x, dim, dtype):
         return xp.cumprod(x, axis=dim, dtype=dtype) if x.ndim else x.astype(dtype or x.dtype)
 
+    formula = "grad_self = reversed_cumsum(grad * result, dim) / self  (without the division where self has zeros)"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -75,7 +77,7 @@ def _cumprod_partials(x, dim):
 
     n, ndim = x.shape[dim], x.ndim
     square = [n if axis in (dim, dim + 1) else 1 for axis in range(ndim + 1)]  # axes k (dim) and i or j (dim + 1)
-    k, i = arange(n).unsqueeze(1), arange(n).unsqueeze(0)
+    k, i = arange(n, device=x.device).unsqueeze(1), arange(n, device=x.device).unsqueeze(0)
     others = where((k == i).reshape(square), 1.0, x.unsqueeze(dim))  # row k: x with x[k] replaced by 1
     products = cumprod(others, dim + 1)  # products[k, j] = prod(x[i] for i <= j, i != k)
     return products * (i >= k).reshape(square)
@@ -93,6 +95,7 @@ class Cummax(Op):
     def forward(xp, x, dim):
         return _running_extremum(xp, x, dim, xp.maximum)
 
+    formula = "grad_self = zeros_like(self).scatter_add(dim, indices, grad)"
     @staticmethod
     def vjp(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
@@ -142,6 +145,7 @@ class Logcumsumexp(Op):
             return xp.log(xp.cumsum(xp.exp(x - shift), axis=dim)) + shift
         return xp.logaddexp.accumulate(x, axis=dim)
 
+    formula = "grad_self[k] = sum over j >= k of grad[j] * exp(self[k] - result[j])"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -183,6 +187,7 @@ class Flip(Op):
     def forward(xp, x, dim):
         return xp.flip(x, axis=dim).copy()
 
+    formula = "grad_self = grad.flip(dim)"
     @staticmethod
     def vjp(ctx, grad):
         return (flip(grad, ctx.dim),)
@@ -206,6 +211,7 @@ class Shift(Op):
         result[tuple(target)] = x[tuple(source)]
         return result
 
+    formula = "grad_self = grad shifted back the other way (zeros fill)"
     @staticmethod
     def vjp(ctx, grad):
         return (Shift.apply(grad, dim=ctx.dim, fill=0, forward=not ctx.forward),)
@@ -226,6 +232,7 @@ class ScatterAdd(Op):
         xp.add.at(result, tuple(where_to), grad)
         return result
 
+    formula = "grad_self = grad.take_along_dim(indices, dim)"
     @staticmethod
     def vjp(ctx, grad):
         return (TakeAlongDim.apply(grad, indices=ctx.indices, dim=ctx.dim),)
@@ -242,6 +249,7 @@ class TakeAlongDim(Op):
     def forward(xp, x, indices, dim):
         return xp.take_along_axis(x, indices, axis=dim)
 
+    formula = "grad_self = zeros(self.shape).scatter_add(dim, indices, grad)"
     @staticmethod
     def vjp(ctx, grad):
         return (ScatterAdd.apply(grad, indices=ctx.indices, dim=ctx.dim),)

@@ -85,6 +85,7 @@ class Max(Op):
     def forward(xp, x):
         return xp.max(x)
 
+    formula = "grad_self = grad shared evenly by the elements equal to result"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -119,6 +120,7 @@ class MaxDim(Op):
     def forward(xp, x, dim, keepdim):
         return _gather_reduced(xp, x, xp.argmax(x, axis=dim, keepdims=True) if x.ndim else None, dim, keepdim)
 
+    formula = "grad_self = zeros(self.shape) with grad at indices along dim"
     @staticmethod
     def vjp(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
@@ -161,6 +163,7 @@ class Amax(Op):
     def forward(xp, x, dim, keepdim):
         return xp.max(x, axis=dim, keepdims=keepdim)
 
+    formula = "grad_self = grad / (count of elements equal to result) at those elements, 0 elsewhere"
     @staticmethod
     def vjp(ctx, grad):
         x, result = ctx.saved_tensors
@@ -196,6 +199,7 @@ class Aminmax(Op):
             return xp.min(x).reshape(shape), xp.max(x).reshape(shape)
         return xp.min(x, axis=dim, keepdims=keepdim), xp.max(x, axis=dim, keepdims=keepdim)
 
+    formula = "grad_self = grad_min shared by the elements equal to min + grad_max shared by those equal to max"
     @staticmethod
     def vjp(ctx, grad_min, grad_max):
         x, min, max = ctx.saved_tensors
@@ -250,6 +254,7 @@ class Median(Op):
             return xp.asarray(xp.nan, dtype=x.dtype)
         return flat[(flat.size - 1) // 2]
 
+    formula = "grad_self = grad shared evenly by the elements equal to result"
     vjp = Max.vjp
 
     jvp = Max.jvp
@@ -287,6 +292,7 @@ class MedianDim(Op):
         indices = xp.where(nans.any(axis=dim, keepdims=True), xp.argmax(nans, axis=dim, keepdims=True), indices)
         return _gather_reduced(xp, x, indices, dim, keepdim)
 
+    formula = "grad_self = zeros(self.shape) with grad at indices along dim"
     vjp = MaxDim.vjp
 
     jvp = MaxDim.jvp
@@ -333,6 +339,7 @@ class Mode(Op):
         indices = xp.moveaxis(xp.take_along_axis(order, last, axis=-1), -1, dim)
         return _gather_reduced(xp, x, indices, dim, keepdim)
 
+    formula = "grad_self = zeros(self.shape) with grad at indices along dim"
     vjp = MaxDim.vjp
 
     jvp = MaxDim.jvp
@@ -362,6 +369,7 @@ class Kthvalue(Op):
                 index_view[position + (0,)] = _quick_select_index(moved[position].tolist(), k - 1)
         return _gather_reduced(xp, x, indices, dim, keepdim)
 
+    formula = "grad_self = zeros(self.shape) with grad at indices along dim"
     @staticmethod
     def vjp(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors

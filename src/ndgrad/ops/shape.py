@@ -7,9 +7,7 @@ import warnings
 
 import numpy as np
 
-from ndgrad._device import array_namespace
-from ndgrad._device import device as Device
-from ndgrad._dtype import dtype as DType
+from ndgrad._device import to_device
 from ndgrad._dtype import legacy_type_name
 from ndgrad.ops._broadcast import sum_to
 from ndgrad.ops._op import SHAPE, Op
@@ -51,6 +49,7 @@ class View(Op):
     def forward(xp, x, shape):
         return xp.reshape(x, shape, copy=False)
 
+    formula = "grad_self = grad.reshape(self.shape)"
     @staticmethod
     def vjp(ctx, grad):
         return (grad.reshape(ctx.input_shapes[0]),)
@@ -76,6 +75,7 @@ class Alias(Op):
     def forward(xp, x):
         return x.view()
 
+    formula = "grad_self = grad"
     @staticmethod
     def vjp(ctx, grad):
         return (grad,)
@@ -95,6 +95,7 @@ class Transpose(Op):
     def forward(xp, x, dim0, dim1):
         return xp.swapaxes(x, dim0, dim1) if x.ndim else x.view()  # a 0-d tensor accepts dims 0 and -1
 
+    formula = "grad_self = grad.transpose(dim0, dim1)"
     @staticmethod
     def vjp(ctx, grad):
         return (grad.transpose(ctx.dim0, ctx.dim1),)
@@ -114,6 +115,7 @@ class T(Op):
     def forward(xp, x):
         return x.T
 
+    formula = "grad_self = grad.t()"
     @staticmethod
     def vjp(ctx, grad):
         return (grad.t(),)
@@ -133,6 +135,7 @@ class Permute(Op):
     def forward(xp, x, dims):
         return xp.transpose(x, dims)
 
+    formula = "grad_self = grad.permute(inverse of dims)"
     @staticmethod
     def vjp(ctx, grad):
         return (grad.permute(*np.argsort(ctx.dims).tolist()),)
@@ -152,6 +155,7 @@ class Squeeze(Op):
     def forward(xp, x):
         return xp.squeeze(x)
 
+    formula = "grad_self = grad.reshape(self.shape)"
     @staticmethod
     def vjp(ctx, grad):
         return (grad.reshape(ctx.input_shapes[0]),)
@@ -200,6 +204,7 @@ class Unsqueeze(Op):
     def forward(xp, x, dim):
         return xp.expand_dims(x, dim)
 
+    formula = "grad_self = grad.squeeze(dim)"
     @staticmethod
     def vjp(ctx, grad):
         return (grad.squeeze(ctx.dim),)
@@ -219,6 +224,7 @@ class Expand(Op):
     def forward(xp, x, shape):
         return xp.broadcast_to(x, shape)
 
+    formula = "grad_self = grad summed down to self's shape"
     @staticmethod
     def vjp(ctx, grad):
         return (sum_to(grad, ctx.input_shapes[0]),)
@@ -237,6 +243,7 @@ class Select(Op):
     def forward(xp, x, dim, index):
         return x[(slice(None),) * dim + (index, Ellipsis)]  # the Ellipsis keeps a 0-d result a view, not a copy
 
+    formula = "grad_self = zeros(self.shape) with grad at [dim: index]"
     @staticmethod
     def vjp(ctx, grad):
         return (_embed(grad, ctx.input_shapes[0], (slice(None),) * ctx.dim + (ctx.index,)),)
@@ -255,6 +262,7 @@ class Slice(Op):
     def forward(xp, x, dim, start, stop, step):
         return x[(slice(None),) * dim + (slice(start, stop, step),)]
 
+    formula = "grad_self = zeros(self.shape) with grad at [dim: start:stop:step]"
     @staticmethod
     def vjp(ctx, grad):
         index = (slice(None),) * ctx.dim + (slice(ctx.start, ctx.stop, ctx.step),)
@@ -277,6 +285,7 @@ class IndexBackward(Op):
         result[index] = grad
         return result
 
+    formula = "grad_grad = grad[index]"
     @staticmethod
     def vjp(ctx, grad):
         from ndgrad.ops.indexing import getitem  # indexing builds on this module's view ops
@@ -317,6 +326,7 @@ class Diagonal(Op):
         # NOTE: as_strided, not xp.diagonal: NumPy's diagonal is read-only, and a view must take in-place writes.
         return xp.lib.stride_tricks.as_strided(start, shape, strides)
 
+    formula = "grad_self = zeros(self.shape) with grad on the diagonal (offset, dim1, dim2)"
     @staticmethod
     def vjp(ctx, grad):
         return (diagonal_backward(grad, ctx.input_shapes[0], ctx.offset, ctx.dim1, ctx.dim2),)
@@ -335,6 +345,7 @@ class DiagonalBackward(Op):
         Diagonal.forward(xp, result, offset, dim1, dim2)[...] = grad
         return result
 
+    formula = "grad_grad = grad.diagonal(offset, dim1, dim2)"
     @staticmethod
     def vjp(ctx, grad):
         return (Diagonal.apply(grad, offset=ctx.offset, dim1=ctx.dim1, dim2=ctx.dim2),)
@@ -358,6 +369,7 @@ class Clone(Op):
     def forward(xp, x):
         return x.copy()
 
+    formula = "grad_self = grad"
     @staticmethod
     def vjp(ctx, grad):
         return (grad,)
@@ -371,23 +383,24 @@ class ToCopy(Op):
     """Tensor.to: a copy in another dtype and/or on another device."""
 
     @staticmethod
-    def forward(xp, x, dtype, device):
-        if device.type == "cpu" and type(x) is not np.ndarray:
-            x = x.get()
-        elif device.type == "cuda":
-            x = array_namespace(device).asarray(x)
-        if x.dtype.kind == "c" and dtype.numpy.kind in "fiu":
-            x = x.real  # what NumPy's cast keeps too, without its warning (to_copy gives PyTorch's)
-        return x.astype(dtype.numpy)
+    def forward(xp, x, dtype, device, input_device):  # input_device: where vjp sends the gradient back
+        moved = to_device(x, device)
+        fresh = moved is not x  # a copy across devices is already a new array: no second copy for the dtype
+        if moved.dtype.kind == "c" and dtype.numpy.kind in "fiu":
+            moved = moved.real  # what NumPy's cast keeps too, without its warning (to_copy gives PyTorch's)
+        return moved.astype(dtype.numpy, copy=not fresh)
 
+    formula = "grad_self = grad.to(self.dtype)  (the real part for a real self)"
     @staticmethod
     def vjp(ctx, grad):
         dtype = ctx.input_dtypes[0]
-        return ((grad if dtype.is_complex else grad.real).to(dtype),)  # a real input's gradient: the real part
+        # a real input's gradient: the real part
+        return ((grad if dtype.is_complex else grad.real).to(device=ctx.input_device, dtype=dtype),)
 
     @staticmethod
     def jvp(ctx, x_t):
-        return ToCopy.apply(x_t if ctx.dtype.is_complex else x_t.real, dtype=ctx.dtype, device=ctx.device)
+        return ToCopy.apply(x_t if ctx.dtype.is_complex else x_t.real, dtype=ctx.dtype, device=ctx.device,
+                            input_device=ctx.input_device)
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------
@@ -630,7 +643,7 @@ def clone(input):
 def to_copy(input, dtype, device):
     if input.dtype.is_complex and dtype.numpy.kind in "fiu":  # to bool: whether nonzero, nothing is dropped
         warn_complex_to_real()
-    return ToCopy.apply(input, dtype=dtype, device=device)
+    return ToCopy.apply(input, dtype=dtype, device=device, input_device=input.device)
 
 
 class _Warned:
@@ -642,23 +655,6 @@ def warn_complex_to_real():
     if not _Warned.complex_to_real:
         _Warned.complex_to_real = True
         warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
-
-
-def parse_to_args(tensor, args, kwargs):
-    """Tensor.to's overloads: (dtype), (device[, dtype]), (other tensor); returns (dtype, device, copy)."""
-    from ndgrad._tensor import Tensor
-
-    dtype, device = kwargs.get("dtype"), kwargs.get("device")
-    for arg in args:
-        if isinstance(arg, DType):
-            dtype = arg
-        elif isinstance(arg, Tensor):
-            dtype, device = arg.dtype, arg.device
-        elif isinstance(arg, (str, Device)):
-            device = arg
-        else:
-            raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
-    return dtype or tensor.dtype, Device(device) if device is not None else tensor.device, kwargs.get("copy", False)
 
 
 class ShapeMethods:

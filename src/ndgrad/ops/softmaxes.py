@@ -2,8 +2,7 @@
 
 import warnings
 
-import numpy as np
-
+from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.shape import wrap_dim
 
@@ -30,6 +29,7 @@ class Softmax(Op):
         e = xp.exp(_shifted(xp, x, dim))
         return e / xp.sum(e, axis=dim, keepdims=True)
 
+    formula = "grad_self = result * (grad - (grad * result).sum(dim, keepdim=True))"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -56,6 +56,7 @@ class LogSoftmax(Op):
         shifted = _shifted(xp, x, dim)
         return shifted - xp.log(xp.sum(xp.exp(shifted), axis=dim, keepdims=True))
 
+    formula = "grad_self = grad - exp(result) * grad.sum(dim, keepdim=True)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -140,12 +141,13 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """softmax((logits + Gumbel noise) / tau), a differentiable sample of a categorical; ``hard``: the one-hot of its
     largest entry, with the soft sample's gradient (see torch.nn.functional.gumbel_softmax)."""
-    from ndgrad._creation import _RandomState, tensor, zeros_like
+    from ndgrad._creation import _RandomState, zeros_like
 
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
-    noise = -np.log(_RandomState.generator.exponential(size=tuple(logits.shape)))  # Gumbel(0, 1)
-    soft = ((logits + tensor(noise, dtype=logits.dtype, device=logits.device)) / tau).softmax(dim)
+    # Gumbel(0, 1) noise: drawn by ndgrad's generator on the host, moved to logits' device
+    noise = -constant_like(_RandomState.generator.exponential(size=tuple(logits.shape)), logits).log()
+    soft = ((logits + noise) / tau).softmax(dim)
     if not hard:
         return soft
     index = soft.max(dim, keepdim=True)[1]

@@ -17,6 +17,9 @@ def _swap(xp, x):
     return xp.swapaxes(x, -1, -2)
 
 
+_adjoint = lapack.conjugate_transpose
+
+
 class LinalgInvEx(Op):
     """torch.linalg.inv_ex: the inverse of each square matrix, and LAPACK's info (the first zero pivot, or 0)."""
 
@@ -32,10 +35,11 @@ class LinalgInvEx(Op):
             LU, pivots, info = lapack.lu_factor(xp, A)
             return lapack.lu_solve(xp, LU, pivots, xp.broadcast_to(xp.eye(A.shape[-1], dtype=A.dtype), A.shape)), info
 
+    formula = "grad_A = -result^H @ grad @ result^H"
     @staticmethod
     def vjp(ctx, grad, grad_info):
         (result,) = ctx.saved_tensors
-        return (-(result.mT @ grad @ result.mT),)
+        return (-(result.mH @ grad @ result.mH),)
 
     @staticmethod
     def jvp(ctx, A_t):
@@ -64,13 +68,14 @@ class LinalgSolveEx(Op):
                 xp, lapack.lu_solve(xp, LU, pivots, _swap(xp, B), adjoint=True))
         return (X[..., 0] if vector else X), info
 
+    formula = "grad_B = solve(A^H, grad); grad_A = -grad_B @ result^H"
     @staticmethod
     def vjp(ctx, grad, grad_info):
         A, X = ctx.saved_tensors
-        gB = _solve(A.mT, grad, ctx.left, ctx.vector)
+        gB = _solve(A.mH, grad, ctx.left, ctx.vector)
         if ctx.vector:
-            return -(gB.unsqueeze(-1) @ X.unsqueeze(-2)), gB
-        return (-(gB @ X.mT) if ctx.left else -(X.mT @ gB)), gB
+            return -(gB.unsqueeze(-1) @ X.conj().unsqueeze(-2)), gB
+        return (-(gB @ X.mH) if ctx.left else -(X.mH @ gB)), gB
 
     @staticmethod
     def jvp(ctx, A_t, B_t):
@@ -106,13 +111,14 @@ class LinalgSolveTriangular(Op):
             return lapack.triangular_solve(xp, T, B, upper)
         return _swap(xp, lapack.triangular_solve(xp, _swap(xp, T), _swap(xp, B), not upper))
 
+    formula = "grad_B = solve_triangular(A^H, grad); grad_A = -grad_B @ result^H (its triangle)"
     @staticmethod
     def vjp(ctx, grad):
         A, X = ctx.saved_tensors
-        gB = solve_triangular(A.mT, grad, upper=not ctx.upper, left=ctx.left, unitriangular=ctx.unitriangular)
+        gB = solve_triangular(A.mH, grad, upper=not ctx.upper, left=ctx.left, unitriangular=ctx.unitriangular)
         if not ctx.needs_input_grad[0]:
             return None, gB
-        gA = -(gB @ X.mT) if ctx.left else -(X.mT @ gB)
+        gA = -(gB @ X.mH) if ctx.left else -(X.mH @ gB)
         return _triangle(gA, ctx.upper, ctx.unitriangular), gB
 
     @staticmethod
@@ -149,25 +155,26 @@ class LinalgLstsq(Op):
         batch = xp.broadcast_shapes(A.shape[:-2], B.shape[:-2])
         A, B = xp.broadcast_to(A, batch + A.shape[-2:]), xp.broadcast_to(B, batch + B.shape[-2:])
         m, n = A.shape[-2:]
-        empty = xp.zeros((0,), dtype=A.dtype)
+        empty = xp.zeros((0,), dtype=A.real.dtype)  # residuals and singular values are real
         if driver == "gels":
             X = _least_squares_qr(xp, A, B)
             rank, singular_values, full_rank = xp.zeros((0,), dtype=xp.int64), empty, True
         else:
             U, S, Vh = xp.linalg.svd(A, full_matrices=False)
             if rcond is None:
-                rcond = xp.finfo(A.dtype).eps * max(m, n)
+                rcond = float(xp.finfo(A.dtype).eps) * max(m, n)
             keep = S > rcond * S[..., :1]
             S_inverse = xp.where(keep, 1 / xp.where(keep, S, 1), 0).astype(A.dtype)
-            X = _swap(xp, Vh) @ (S_inverse[..., None] * (_swap(xp, U) @ B))
+            X = _adjoint(xp, Vh) @ (S_inverse[..., None] * (_adjoint(xp, U) @ B))
             rank = keep.sum(-1).astype(xp.int64)
             singular_values = S if driver in ("gelsd", "gelss") else empty
             full_rank = bool(xp.all(rank == n))
         residuals = empty
         if m > n and driver != "gelsy" and full_rank:
-            residuals = ((A @ X - B) ** 2).sum(-2)
+            residuals = (xp.abs(A @ X - B) ** 2).sum(-2)
         return (X[..., 0] if vector else X), residuals, rank, singular_values
 
+    formula = "grad_A = pinv_backward(grad @ B^H); grad_B = pinv(A)^H @ grad  (+ the residuals' terms)"
     @staticmethod
     def vjp(ctx, gX, gL, grad_rank, grad_singular_values):
         A, B, X, _ = ctx.saved_tensors
@@ -175,11 +182,11 @@ class LinalgLstsq(Op):
             B, X, gX = B.unsqueeze(-1), X.unsqueeze(-1), gX.unsqueeze(-1)
         need_A, need_B = ctx.needs_input_grad
         pinvA = LinalgPinv.apply(A)
-        gA = pinv_backward(gX @ B.mT, pinvA, A) if need_A else None
-        gB = pinvA.mT @ gX if need_B else None
+        gA = pinv_backward(gX @ B.mH, pinvA, A) if need_A else None
+        gB = pinvA.mH @ gX if need_B else None
         if gL.numel():  # only the residuals' gradient: A X - B, X held at the optimum
             weighted = gL.unsqueeze(-2) * (A @ X - B)
-            gA = gA + 2 * (weighted @ X.mT) if need_A else None
+            gA = gA + 2 * (weighted @ X.mH) if need_A else None
             gB = gB - 2 * weighted if need_B else None
         if ctx.vector and gB is not None:
             gB = gB.squeeze(-1)
@@ -194,7 +201,7 @@ class LinalgLstsq(Op):
         X_t = pinv_jvp(A, pinvA, A_t) @ B + pinvA @ B_t
         residuals_t = None
         if residuals.numel():
-            residuals_t = 2 * ((A @ X - B) * (A_t @ X - B_t)).sum(-2)
+            residuals_t = 2 * ((A @ X - B).conj() * (A_t @ X - B_t)).real.sum(-2)
         return (X_t.squeeze(-1) if ctx.vector else X_t), residuals_t, None, None
 
 
@@ -202,16 +209,16 @@ def _least_squares_qr(xp, A, B):
     """The gels driver: A's QR (tall) or A^T's (wide), for full-rank A; a zero on R's diagonal is LAPACK's error."""
     m, n = A.shape[-2:]
     zero = xp.all(A == 0, axis=(-2, -1))  # LAPACK answers X = 0 for A = 0 rather than failing
-    Q, R = xp.linalg.qr(A if m >= n else _swap(xp, A))
+    Q, R = xp.linalg.qr(A if m >= n else _adjoint(xp, A))
     pivots = xp.diagonal(R, axis1=-2, axis2=-1)
     failed = xp.where(zero, 0, xp.where((pivots == 0).any(-1), (pivots != 0).argmin(-1) + 1, 0))
     raise_for_info("ndgrad.linalg.lstsq", failed, A.ndim > 2, lambda code: (
         "The least squares solution could not be computed because the input matrix does not have full rank (error "
         f"code: {code})."))
     if m >= n:
-        X = lapack.triangular_solve(xp, R, _swap(xp, Q) @ B, upper=True)
+        X = lapack.triangular_solve(xp, R, _adjoint(xp, Q) @ B, upper=True)
     else:
-        X = Q @ lapack.triangular_solve(xp, _swap(xp, R), B, upper=False)
+        X = Q @ lapack.triangular_solve(xp, _adjoint(xp, R), B, upper=False)
     return xp.where(zero[..., None, None], 0, X).astype(A.dtype)
 
 
@@ -224,20 +231,22 @@ class LinalgPinv(Op):
     @staticmethod
     def forward(xp, A, atol=None, rtol=None, hermitian=False):
         if rtol is None:
-            rtol = 0.0 if atol is not None and atol > 0 else xp.finfo(A.dtype).eps * max(A.shape[-2:])
+            rtol = 0.0 if atol is not None and atol > 0 else float(xp.finfo(A.dtype).eps) * max(A.shape[-2:])
         if hermitian:
             L, V = xp.linalg.eigh(A)
-            U, S, Vh = V, xp.abs(L), _swap(xp, V)
+            U, S, Vh = V, xp.abs(L), _adjoint(xp, V)
             S_signed = L
         else:
             U, S, Vh = xp.linalg.svd(A, full_matrices=False)
             S_signed = S
-        largest = xp.max(S, axis=-1, keepdims=True, initial=0.0)
+        # (no initial=: CuPy's max has none; an empty S needs no tolerance)
+        largest = xp.max(S, axis=-1, keepdims=True) if S.shape[-1] else xp.zeros(S.shape[:-1] + (1,), S.dtype)
         tolerance = xp.maximum(0.0 if atol is None else atol, rtol * largest)
         keep = S > tolerance
         S_inverse = xp.where(keep, 1 / xp.where(keep, S_signed, 1.0), 0.0).astype(A.dtype)
-        return (_swap(xp, Vh) * S_inverse[..., None, :]) @ _swap(xp, U)
+        return (_adjoint(xp, Vh) * S_inverse[..., None, :]) @ _adjoint(xp, U)
 
+    formula = "grad_A = -result^H grad result^H + the terms that leave A's range and null space"
     @staticmethod
     def vjp(ctx, grad):
         A, pinvA = ctx.saved_tensors
@@ -252,25 +261,25 @@ class LinalgPinv(Op):
 def pinv_backward(grad, pinvA, A):
     """The gradient of pinv(A) for the cotangent ``grad``, as PyTorch's (exact where A's rank is locally constant)."""
     m, n = A.shape[-2], A.shape[-1]
-    pinvAh, gradh = pinvA.mT, grad.mT
+    pinvAh, gradh = pinvA.mH, grad.mH
     if m <= n:
         K = gradh @ pinvA
         KpinvAh = K @ pinvAh
-        return -(pinvA @ K).mT + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+        return -(pinvA @ K).mH + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
     K = pinvA @ gradh
     pinvAhK = pinvAh @ K
-    return -(K @ pinvA).mT + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
+    return -(K @ pinvA).mH + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A
 
 
 def pinv_jvp(A, pinvA, A_t):
     """The tangent of pinv(A) in the direction A_t."""
     m, n = A.shape[-2], A.shape[-1]
-    dAh, pinvAh = A_t.mT, pinvA.mT
+    dAh, pinvAh = A_t.mH, pinvA.mH
     if m <= n:
         K = pinvAh @ dAh
-        return pinvA @ (K - K.mT - K @ (A @ pinvA)) + (dAh - pinvA @ (A @ dAh)) @ (pinvAh @ pinvA)
+        return pinvA @ (K - K.mH - K @ (A @ pinvA)) + (dAh - pinvA @ (A @ dAh)) @ (pinvAh @ pinvA)
     K = pinvA @ A_t
-    Kh = K.mT
+    Kh = K.mH
     return (Kh - K - pinvA @ A @ Kh) @ pinvA + (pinvA @ pinvAh) @ (dAh - (dAh @ A) @ pinvA)
 
 
@@ -350,7 +359,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     check(A.ndim >= 2, "ndgrad.linalg.lstsq: input must have at least 2 dimensions.")
     check(A.dtype is B.dtype, "ndgrad.linalg.lstsq: Expected input and other to have the same dtype, but got input's "
           f"dtype {A.dtype.title} and other's dtype {B.dtype.title}")
-    check(A.dtype.is_floating_point, "This function doesn't handle types other than float and double")
+    check(A.dtype.is_floating_point or A.dtype.is_complex,
+          "This function doesn't handle types other than float and double")
     vector = A.ndim - B.ndim == 1
     check(vector or A.ndim == B.ndim, "ndgrad.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
           "(input.dim() - other.dim()) <= 1")

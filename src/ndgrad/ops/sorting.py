@@ -34,6 +34,7 @@ class Sort(Op):
         indices = _sorted_order(xp, x, dim, descending)
         return xp.take_along_axis(x, indices, axis=dim), indices.astype(xp.int64)
 
+    formula = "grad_self = zeros(self.shape).scatter(dim, indices, grad)"
     @staticmethod
     def vjp(ctx, grad, grad_indices):
         from ndgrad.ops.gather_scatter import Scatter, _zeros
@@ -93,6 +94,7 @@ class Unique(Op):
         values, inverse, counts = xp.unique(x.reshape(-1), return_inverse=True, return_counts=True)
         return values, inverse.reshape(x.shape).astype(xp.int64), counts.astype(xp.int64)
 
+    formula = "grad_self: not implemented (the derivative of unique is not defined)"
     @classmethod
     def vjp(cls, ctx, *grads):
         raise NotImplementedError(f"the derivative for '{ctx.op._kernel}' is not implemented.")

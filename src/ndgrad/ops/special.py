@@ -14,12 +14,15 @@ __all__ = [
 
 
 def special_functions(xp):
-    """erf, erfc, erfinv, gammaln, digamma, polygamma for this array library."""
+    """erf, erfc, erfinv, gammaln, digamma, polygamma for this array library: ours for NumPy, cupyx.scipy.special
+    for CuPy, and for any other array library the ``special`` namespace it carries (the tests' stand-in GPU)."""
     if xp.__name__ == "numpy":
         return _numpy_special
-    from cupyx.scipy import special  # only CuPy arrays get here, so NumPy users never import it
+    if xp.__name__ == "cupy":
+        from cupyx.scipy import special  # only CuPy arrays get here, so NumPy users never import it
 
-    return special
+        return special
+    return xp.special
 
 
 class _Special(Op):
@@ -39,6 +42,7 @@ class Erf(_Special):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: special_functions(xp).erf(x).astype(x.dtype, copy=False))
 
+    formula = "grad_self = grad * 2 / sqrt(pi) * exp(-self^2)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -57,6 +61,7 @@ class Erfc(_Special):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: special_functions(xp).erfc(x).astype(x.dtype, copy=False))
 
+    formula = "grad_self = grad * -2 / sqrt(pi) * exp(-self^2)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -75,6 +80,7 @@ class Erfinv(_Special):
     saves = ("result",)
     forward = staticmethod(lambda xp, x: special_functions(xp).erfinv(x).astype(x.dtype, copy=False))
 
+    formula = "grad_self = grad * sqrt(pi) / 2 * exp(result^2)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -93,6 +99,7 @@ class Lgamma(_Special):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: special_functions(xp).gammaln(x).astype(x.dtype, copy=False))
 
+    formula = "grad_self = grad * digamma(self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -111,6 +118,7 @@ class Digamma(_Special):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: special_functions(xp).digamma(x).astype(x.dtype, copy=False))
 
+    formula = "grad_self = grad * polygamma(1, self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -132,6 +140,7 @@ class Polygamma(_Special):
     def forward(xp, x, n):
         return special_functions(xp).polygamma(n, x).astype(x.dtype, copy=False)
 
+    formula = "grad_self = grad * polygamma(n + 1, self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -157,6 +166,7 @@ class Sinc(_Special):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.sinc(x))
 
+    formula = "grad_self = grad * (cos(pi self) - sinc(self)) / self"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -188,6 +198,7 @@ class Xlogy(Op):
     def forward(xp, x, y):
         return xp.where((x == 0) & ~xp.isnan(y), 0, x * xp.log(y))
 
+    formula = "grad_self = grad * log(other); grad_other = grad * self / other"
     @staticmethod
     def vjp(ctx, grad):
         from ndgrad.ops.comparison import logical_and, where
@@ -218,6 +229,7 @@ class XlogyScalarOther(Op):
         log_y = math.log(y) if y > 0 else (-math.inf if y == 0 else math.nan)
         return x * log_y if math.isnan(y) else xp.where(x == 0, 0, x * log_y)
 
+    formula = "grad_self = grad * log(other)"
     @staticmethod
     def vjp(ctx, grad):
         from ndgrad.ops.comparison import where
@@ -243,6 +255,7 @@ class XlogyScalarSelf(Op):
     def forward(xp, y, x):
         return xp.where(xp.isnan(y), y, xp.zeros_like(y)) if x == 0 else x * xp.log(y)
 
+    formula = "grad_other = grad * self / other"
     @staticmethod
     def vjp(ctx, grad):
         (y,) = ctx.saved_tensors

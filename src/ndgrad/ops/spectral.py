@@ -33,6 +33,7 @@ class FftC2C(Op):
         transform = xp.fft.fftn if forward else xp.fft.ifftn
         return transform(x, axes=dim, norm=_NUMPY_NORM[forward][normalization]).astype(x.dtype, copy=False)
 
+    formula = "grad_self = the transform in the other direction of grad, with the same normalization"
     @staticmethod
     def vjp(ctx, grad):
         # NOTE: the adjoint of a transform is the transform in the other direction, with the same scale.
@@ -55,6 +56,7 @@ class FftR2C(Op):
         result = transform(x, axes=dim, norm=_NUMPY_NORM[True][normalization])
         return result.astype(_COMPLEX[x.dtype.name], copy=False)
 
+    formula = "grad_self = real(inverse-direction transform of grad, dropped frequencies as zeros)"
     @staticmethod
     def vjp(ctx, grad):
         if ctx.onesided:  # the dropped frequencies get no gradient: zeros in their place
@@ -82,6 +84,7 @@ class FftC2R(Op):
         result = xp.fft.irfftn(x, s=sizes, axes=dim, norm=_NUMPY_NORM[False][normalization])
         return result.astype(x.real.dtype, copy=False)
 
+    formula = "grad_self = the one-sided forward-direction transform of grad, conjugate-pair frequencies doubled"
     @staticmethod
     def vjp(ctx, grad):
         # NOTE: as PyTorch: the one-sided transform of grad, the frequencies that stand for a conjugate pair doubled.

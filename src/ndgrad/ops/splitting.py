@@ -29,6 +29,7 @@ class Unfold(Op):
         strides = x.strides[:dimension] + (stride * step,) + x.strides[dimension + 1 :] + (stride,)
         return xp.lib.stride_tricks.as_strided(x, shape, strides)
 
+    formula = "grad_self = the windows of grad added back into self's shape"
     @staticmethod
     def vjp(ctx, grad):
         return (UnfoldBackward.apply(grad, shape=ctx.input_shapes[0], dimension=ctx.dimension, size=ctx.size,
@@ -54,6 +55,7 @@ class UnfoldBackward(Op):
             result[tuple(window)] += grad[..., k]
         return result
 
+    formula = "grad_grad = grad.unfold(dimension, size, step)"
     @staticmethod
     def vjp(ctx, grad):
         return (Unfold.apply(grad, dimension=ctx.dimension, size=ctx.size, step=ctx.step),)
@@ -73,6 +75,7 @@ class Unbind(Op):
     def forward(xp, x, dim):
         return tuple(x[(slice(None),) * dim + (i, Ellipsis)] for i in range(x.shape[dim]))
 
+    formula = "grad_self = stack(grads, dim)"
     @staticmethod
     def vjp(ctx, *grads):
         return (stack(grads, ctx.dim),)
@@ -94,6 +97,7 @@ class Split(Op):
         starts = range(0, size, split_size) if size else (0,)
         return tuple(x[(slice(None),) * dim + (slice(start, start + split_size),)] for start in starts)
 
+    formula = "grad_self = cat(grads, dim)"
     @staticmethod
     def vjp(ctx, *grads):
         return (cat(grads, ctx.dim),)

@@ -22,6 +22,7 @@ class Exp(FloatUnary):
     saves = ("result",)
     forward = staticmethod(lambda xp, x: xp.exp(x))
 
+    formula = "grad_self = grad * result"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -40,6 +41,7 @@ class Exp2(FloatUnary):
     saves = ("result",)
     forward = staticmethod(lambda xp, x: xp.exp2(x))
 
+    formula = "grad_self = grad * result * log(2)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -58,6 +60,7 @@ class Expm1(FloatUnary):
     saves = ("result",)
     forward = staticmethod(lambda xp, x: xp.expm1(x))
 
+    formula = "grad_self = grad * (result + 1)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -76,6 +79,7 @@ class Log(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.log(x))
 
+    formula = "grad_self = grad / self"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -94,6 +98,7 @@ class Log2(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.log2(x))
 
+    formula = "grad_self = grad / (self * log(2))"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -112,6 +117,7 @@ class Log10(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.log10(x))
 
+    formula = "grad_self = grad / (self * log(10))"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -131,6 +137,7 @@ class Log1p(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.log1p(x))
 
+    formula = "grad_self = grad / (self + 1)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -157,6 +164,7 @@ class Logaddexp(Op):
         larger, smaller = xp.where(swap, y, x), xp.where(swap, x, y)
         return larger + xp.log1p(xp.exp(smaller - larger))
 
+    formula = "grad_self = grad * sigmoid(self - other); grad_other = grad * sigmoid(other - self)"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -177,6 +185,7 @@ class Sqrt(FloatUnary):
     saves = ("result",)
     forward = staticmethod(lambda xp, x: xp.sqrt(x))
 
+    formula = "grad_self = grad / (2 * result)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -195,6 +204,7 @@ class Rsqrt(FloatUnary):
     saves = ("result",)
     forward = staticmethod(lambda xp, x: xp.reciprocal(xp.sqrt(x)))
 
+    formula = "grad_self = grad * -0.5 * result^3"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -220,6 +230,7 @@ class Sigmoid(FloatUnary):
         e = xp.exp(-xp.abs(x))
         return xp.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
+    formula = "grad_self = grad * result * (1 - result)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -240,6 +251,7 @@ class SigmoidBackward(Op):
     def forward(xp, grad, result):
         return grad * result * (1 - result)
 
+    formula = "grad_grad_output = grad * result * (1 - result); grad_result = grad * grad_output * (1 - 2 result)"
     @staticmethod
     def vjp(ctx, grad_grad):
         grad, result = ctx.saved_tensors

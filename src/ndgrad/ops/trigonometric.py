@@ -18,6 +18,7 @@ class Sin(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.sin(x))
 
+    formula = "grad_self = grad * cos(self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -36,6 +37,7 @@ class Cos(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.cos(x))
 
+    formula = "grad_self = grad * -sin(self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -54,6 +56,7 @@ class Tan(FloatUnary):
     saves = ("result",)
     forward = staticmethod(lambda xp, x: xp.tan(x))
 
+    formula = "grad_self = grad * (1 + result^2)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -72,6 +75,7 @@ class Asin(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.arcsin(x))
 
+    formula = "grad_self = grad / sqrt(1 - self^2)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -90,6 +94,7 @@ class Acos(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.arccos(x))
 
+    formula = "grad_self = -grad / sqrt(1 - self^2)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -108,6 +113,7 @@ class Atan(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.arctan(x))
 
+    formula = "grad_self = grad / (1 + self^2)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -127,6 +133,7 @@ class Atan2(Op):
     float_only = True
     forward = staticmethod(lambda xp, x, y: xp.arctan2(x, y))
 
+    formula = "grad_self = grad * other / (self^2 + other^2); grad_other = grad * -self / (self^2 + other^2)"
     @staticmethod
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
@@ -148,6 +155,7 @@ class Sinh(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.sinh(x))
 
+    formula = "grad_self = grad * cosh(self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -166,6 +174,7 @@ class Cosh(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.cosh(x))
 
+    formula = "grad_self = grad * sinh(self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -184,6 +193,7 @@ class Tanh(FloatUnary):
     saves = ("result",)
     forward = staticmethod(lambda xp, x: xp.tanh(x))
 
+    formula = "grad_self = grad * (1 - result^2)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -204,6 +214,7 @@ class TanhBackward(Op):
     def forward(xp, grad, result):
         return grad * (1 - result * result)
 
+    formula = "grad_grad_output = grad * (1 - result^2); grad_result = grad * grad_output * -2 result"
     @staticmethod
     def vjp(ctx, grad_grad):
         grad, result = ctx.saved_tensors
@@ -222,6 +233,7 @@ class Asinh(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.arcsinh(x))
 
+    formula = "grad_self = grad / sqrt(self^2 + 1)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -240,6 +252,7 @@ class Acosh(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.arccosh(x))
 
+    formula = "grad_self = grad / sqrt(self^2 - 1)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -258,6 +271,7 @@ class Atanh(FloatUnary):
     saves = ("x",)
     forward = staticmethod(lambda xp, x: xp.arctanh(x))
 
+    formula = "grad_self = grad / (1 - self^2)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -274,6 +288,7 @@ class _NoInPlaceDerivative(FloatUnary):
 
     node_name = None
 
+    formula = "grad_self: not implemented for the in-place form"
     @staticmethod
     def vjp(ctx, grad):
         function = type(ctx).__name__[: -len("Backward1")].lower()

@@ -43,7 +43,7 @@ class CopySlices(Op):
         region = AsStrided.apply(grad, steps=ctx.steps)  # the written region's gradient goes to src
         if not need_base:
             return None, region
-        grad_base = CopySlices.apply(grad, zeros(region.shape, dtype=region.dtype), steps=ctx.steps)
+        grad_base = CopySlices.apply(grad, zeros(region.shape, dtype=region.dtype, device=grad.device), steps=ctx.steps)
         return grad_base, (region if need_src else None)
 
     @staticmethod
@@ -62,7 +62,8 @@ class AsStrided(Op):
     def vjp(ctx, grad):
         from ndgrad._creation import zeros
 
-        base = zeros(ctx.input_shapes[0], dtype=ctx.input_dtypes[0])  # a real view (x.real) has a complex base
+        # a real view (x.real) has a complex base
+        base = zeros(ctx.input_shapes[0], dtype=ctx.input_dtypes[0], device=grad.device)
         return (CopySlices.apply(base, grad, steps=ctx.steps),)
 
     @staticmethod

@@ -6,7 +6,7 @@ and hands (param, grad, state) triples to the algorithm's ``_update_group``, whi
 
 import numpy as np
 
-from ndgrad._device import array_namespace, device_of_array
+from ndgrad._device import namespace_of
 from ndgrad._dtype import float32, float64, get_default_dtype
 from ndgrad._tensor import Tensor
 from ndgrad.autograd.grad_mode import enable_grad
@@ -53,9 +53,7 @@ def scalar(value):
     return value.item() if isinstance(value, Tensor) else value
 
 
-def namespace(array):
-    """The array library of ``array`` (NumPy on the cpu, CuPy on cuda)."""
-    return np if type(array) is np.ndarray else array_namespace(device_of_array(array))
+namespace = namespace_of  # the array library of a parameter's array: NumPy on the cpu, CuPy on cuda
 
 
 def as_real(array):
@@ -155,7 +153,7 @@ class ElementwiseOptimizer(Optimizer):
                     grad = grad + weight_decay * param
             if real_views and param.dtype.kind == "c":
                 param, grad = as_real(param), as_real(grad)
-            p._shared_counter()[0] += 1  # the in-place write autograd's saved-tensor checks must see
+            p._bump_version()  # the in-place write autograd's saved-tensor checks must see
             entries.append((param, grad, state))
         return entries
 

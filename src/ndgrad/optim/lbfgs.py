@@ -160,7 +160,7 @@ class LBFGS(Optimizer):
         for p in self._params:
             param = as_real(p._data)
             param += step_size * update[offset : offset + param.size].reshape(param.shape)
-            p._shared_counter()[0] += 1
+            p._bump_version()
             offset += param.size
         if offset != self._numel():
             raise AssertionError(f"Expected offset {offset} to equal {self._numel()}")
@@ -171,7 +171,7 @@ class LBFGS(Optimizer):
     def _set_param(self, params_data):
         for p, data in zip(self._params, params_data):
             p._data[...] = data
-            p._shared_counter()[0] += 1
+            p._bump_version()
 
     def _directional_evaluate(self, closure, x, t, d):
         self._add_grad(t, d)

@@ -12,6 +12,7 @@ from itertools import chain
 
 from ndgrad._tensor import Tensor
 from ndgrad.autograd.graph_api import RemovableHandle
+from ndgrad.autograd.leaks import note_optimizer, note_step
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
 
@@ -80,6 +81,7 @@ def _with_step_hooks(step):
                     )
                 args, kwargs = result
         out = step(*args, **kwargs)
+        note_step(self)  # the boundary of the graph-leak warning (see ndgrad.autograd.leaks)
         post_hooks = self._optimizer_step_post_hooks
         if post_hooks or _global_step_post_hooks:
             for hook in tuple(chain(post_hooks.values(), _global_step_post_hooks.values())):
@@ -107,6 +109,7 @@ class Optimizer:
         for name in _HOOK_DICTS:
             setattr(self, name, OrderedDict())
         self._patch_step_function()
+        note_optimizer(self)
         if isinstance(params, Tensor):
             raise TypeError(
                 "params argument given to the optimizer should be an iterable of Tensors or dicts, but got "

@@ -17,7 +17,9 @@ from ndgrad.viz.labels import (
 )
 from ndgrad.viz.modules import MODULE_KEY
 
-__all__ = ["Box", "Edge", "GraphModel", "describe", "TENSOR", "OP", "MODULE", "NEXT", "GRAD_FN", "VARIABLE"]
+__all__ = [
+    "Box", "Edge", "GraphModel", "describe", "describe_nodes", "TENSOR", "OP", "MODULE", "NEXT", "GRAD_FN", "VARIABLE",
+]
 
 # Box kinds: a tensor (dashed), a backward node (solid), a module call holding several nodes.
 TENSOR, OP, MODULE = "tensor", "op", "module"
@@ -86,6 +88,20 @@ def describe(roots, params=None, *, options=DEFAULT_OPTIONS, highlight=None, col
     if highlight is not None:
         _highlight(walk, highlight)
     return _collapse(walk.model) if collapse_modules else walk.model
+
+
+def describe_nodes(roots, params=None, *, options=DEFAULT_OPTIONS):
+    """The GraphModel below ``roots``, (node, output_nr) pairs: where a backward pass starts, when the root tensors
+    are not at hand. A root tensor named in ``params`` gets its box; otherwise the picture starts at the node."""
+    walk = _Walk(_named_tensors(params), options)
+    for node, output_nr in roots:
+        tensor = walk.known.get((id(node), output_nr))
+        if tensor is not None:
+            walk.add_root(tensor, walk.names[id(tensor)])
+        else:
+            walk._node_box(node)
+    walk.run()
+    return walk.model
 
 
 def _named_roots(roots):

@@ -1,10 +1,11 @@
 """The words inside each box: what a tensor box and an operation box say, read off public tensor and node
 attributes only, so that the same code describes a graph recorded by ndgrad or by PyTorch."""
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
+
+from ndgrad.autograd.provenance import site_of
 
 __all__ = [
     "Options", "is_tensor", "short_name", "sequence_nr", "tensor_lines", "tensor_summary", "op_lines", "op_summary",
@@ -189,9 +190,9 @@ def _saved_line(name, value, options):
 def op_lines(node, options):
     """The lines under an operation box's title: where the user's code made it, and what it saved."""
     lines = []
-    origin = getattr(node, "origin", None)
-    if origin is not None:
-        lines.append(f"{os.path.basename(origin.filename)}:{origin.lineno}")
+    site = site_of(node)
+    if site is not None:
+        lines.append(site.short())
     if options.show_saved and not hasattr(node, "variable"):
         lines += [_saved_line(name, value, options) for name, value in saved_values(node)]
     return lines
@@ -199,18 +200,14 @@ def op_lines(node, options):
 
 def op_summary(node, title):
     """The node on one line, for the text tree: its name and where the user's code made it."""
-    origin = getattr(node, "origin", None)
-    return title if origin is None else f"{title} ({os.path.basename(origin.filename)}:{origin.lineno})"
+    site = site_of(node)
+    return title if site is None else f"{title} ({site.short()})"
 
 
 def op_tooltip(node):
     """The full source position and line of the user's code, for a hover tooltip."""
-    origin = getattr(node, "origin", None)
-    if origin is None:
+    site = site_of(node)
+    if site is None:
         return ""
-    where = f"{origin.filename}:{origin.lineno}"
-    name = getattr(origin, "name", None)
-    if name:
-        where += f" in {name}"
-    line = (getattr(origin, "line", None) or "").strip()
-    return f"{where}\n{line}" if line else where
+    where = f"{site} in {site.function}"
+    return f"{where}\n{site.source}" if site.source else where

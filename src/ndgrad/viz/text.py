@@ -2,7 +2,7 @@
 (``z → MulBackward0 → MulBackward0``) up to a branch or a named tensor, which go on in the next line; a box
 reached twice is printed once, numbered, and referred to by its number after that."""
 
-from ndgrad.viz.graph_model import NEXT, TENSOR
+from ndgrad.viz.graph_model import NEXT, OP, TENSOR
 
 __all__ = ["to_text"]
 
@@ -30,12 +30,16 @@ def to_text(model):
     pending = [(box_id, "", "") for box_id in reversed(tops)]  # (box, prefix of this line, prefix of children)
     while pending:
         box_id, prefix, child_prefix = pending.pop()
-        words, children = [], []
+        words, children, previous_site = [], [], None
         while True:
             if box_id in numbers:  # printed before: refer to it
                 words.append(f"{boxes[box_id].title} #{numbers[box_id]} (shown above)")
                 break
-            words.append(boxes[box_id].summary)
+            box = boxes[box_id]
+            site = box.summary[len(box.title):] if box.kind == OP else None  # " (file.py:12)" or ""
+            # a run of nodes made on one line (y = x * 2 + 1) names the line once, at its first node
+            words.append(box.title if site and site == previous_site else box.summary)
+            previous_site = site
             if reached[box_id] > 1:
                 numbers[box_id] = len(numbers) + 1
                 words[-1] += f" #{numbers[box_id]}"

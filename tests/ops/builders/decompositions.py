@@ -13,8 +13,8 @@ def shifted(lib, a, shift=5.0):
 
 
 def spd(lib, a):
-    """a a^T + I: symmetric positive definite."""
-    return a @ a.mT + lib.eye(a.shape[-1], dtype=a.dtype)
+    """a a^H + I: Hermitian (for real a, symmetric) positive definite."""
+    return a @ a.mH + lib.eye(a.shape[-1], dtype=a.dtype)
 
 
 def square_cases(op, rng, calls, shapes=(((3, 3), C), ((2, 3, 3), C), ((3, 3), T), ((1, 1), C))):
@@ -23,26 +23,26 @@ def square_cases(op, rng, calls, shapes=(((3, 3), C), ((2, 3, 3), C), ((3, 3), T
 
 def cholesky_cases(op, rng):
     return square_cases(op, rng, [
-        Call("linalg.cholesky($ $^T + I)", lambda lib, a: lib.linalg.cholesky(spd(lib, a))),
-        Call("linalg.cholesky($ $^T + I, upper=True)", lambda lib, a: lib.linalg.cholesky(spd(lib, a), upper=True)),
-        Call("linalg.cholesky_ex($ $^T + I)", lambda lib, a: lib.linalg.cholesky_ex(spd(lib, a))),
-        Call("linalg.cholesky_ex($ $^T + I, upper=True, check_errors=True)",
+        Call("linalg.cholesky($ $^H + I)", lambda lib, a: lib.linalg.cholesky(spd(lib, a))),
+        Call("linalg.cholesky($ $^H + I, upper=True)", lambda lib, a: lib.linalg.cholesky(spd(lib, a), upper=True)),
+        Call("linalg.cholesky_ex($ $^H + I)", lambda lib, a: lib.linalg.cholesky_ex(spd(lib, a))),
+        Call("linalg.cholesky_ex($ $^H + I, upper=True, check_errors=True)",
              lambda lib, a: lib.linalg.cholesky_ex(spd(lib, a), upper=True, check_errors=True)),
     ])
 
 
 def spread(lib, a):
-    """0.1 (a + a^T) + diag(0, 2, 4, ...): symmetric with well-separated eigenvalues. Eigenvector signs are
+    """0.1 (a + a^H) + diag(0, 2, 4, ...): Hermitian with well-separated eigenvalues. Eigenvector signs are
     LAPACK's choice; near-diagonal inputs are where NumPy's and torch's choices agree."""
-    return 0.1 * (a + a.mT) + lib.diag_embed(lib.arange(a.shape[-1], dtype=a.dtype) * 2)
+    return 0.1 * (a + a.mH) + lib.diag_embed(lib.arange(a.shape[-1]) * 2)
 
 
 def eigh_cases(op, rng):
     return square_cases(op, rng, [
-        Call("linalg.eigh($ + $^T)[0]", lambda lib, a: lib.linalg.eigh(a + a.mT)[0]),
+        Call("linalg.eigh($ + $^H)[0]", lambda lib, a: lib.linalg.eigh(a + a.mH)[0]),
         Call("linalg.eigh(spread($))[::-1]", lambda lib, a: tuple(lib.linalg.eigh(spread(lib, a)))[::-1]),
         Call("linalg.eigh(spread($), 'U')", lambda lib, a: lib.linalg.eigh(spread(lib, a), "U")),
-        Call("linalg.eigvalsh($ + $^T)", lambda lib, a: lib.linalg.eigvalsh(a + a.mT)),
+        Call("linalg.eigvalsh($ + $^H)", lambda lib, a: lib.linalg.eigvalsh(a + a.mH)),
     ]) + [  # a non-symmetric input: only the upper triangle is read, but PyTorch's gradient is not triangular,
         # so it is checked against torch, not against finite differences
         Case(op, (draw(rng, (3, 3)),), Call("linalg.eigvalsh($, UPLO='U')",
@@ -54,13 +54,16 @@ def diagonal_heavy(lib, a):
     """0.1 a + diag(2k, ..., 4, 2): distinct singular values, and singular vectors whose signs NumPy and torch
     (both LAPACK gesdd) choose alike."""
     m, n = a.shape[-2:]
-    return 0.1 * a + lib.eye(m, n, dtype=a.dtype) * (2 * lib.arange(n, 0, -1, dtype=a.dtype))
+    return 0.1 * a + lib.eye(m, n, dtype=a.dtype) * (2 * lib.arange(n, 0, -1))
 
 
 def svd_cases(op, rng):
     def svd(full_matrices, output=None):
         def call(lib, a):
-            result = tuple(lib.linalg.svd(diagonal_heavy(lib, a), full_matrices=full_matrices))
+            U, S, Vh = lib.linalg.svd(diagonal_heavy(lib, a), full_matrices=full_matrices)
+            if a.is_complex():  # a loss must not depend on the vectors' phases: use their moduli (S first, so the
+                return S, U.abs(), Vh.abs()  # first output still comes from svd)
+            result = (U, S, Vh)
             return result if output is None else result[output:] + result[:output]
         return Call(f"linalg.svd(diagonal_heavy($), full_matrices={full_matrices}) from output {output}", call)
 

@@ -4,8 +4,7 @@ them, converts them, saves and loads them (state_dict), prints the tree, and run
 from collections import OrderedDict
 
 from ndgrad._creation import empty_like
-from ndgrad._device import device as Device
-from ndgrad._dtype import dtype as DType
+from ndgrad._device import parse_to
 from ndgrad._tensor import Tensor
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.nn.modules import _hooks
@@ -365,30 +364,22 @@ class Module(StateDictMethods):
 
     # ---- conversion ----------------------------------------------------------------------------------
     def _apply(self, fn, recurse=True):
-        """Replace every parameter, gradient and buffer by ``fn`` of it. A parameter keeps its identity (its data
-        is swapped in) unless ``fn`` moved it to another device, where PyTorch makes a new Parameter."""
+        """Replace every parameter, gradient and buffer by ``fn`` of it. Parameters and gradients keep their
+        identity, their data swapped in, also across devices (as PyTorch does): an optimiser made before
+        ``model.cuda()`` still holds the model's parameters."""
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for key, param in self._parameters.items():
+        for param in self._parameters.values():
             if param is None:
                 continue
             with no_grad():
                 applied = fn(param)
+            param.data = applied
             grad = param.grad
-            if applied.device == param.device:
-                param.data = applied
-                new_param = param
-            else:
-                new_param = Parameter(applied, param.requires_grad)
-                self._parameters[key] = new_param
             if grad is not None:
                 with no_grad():
-                    grad_applied = fn(grad)
-                if new_param is param:
-                    grad.data = grad_applied
-                else:
-                    new_param.grad = grad_applied.requires_grad_(grad.requires_grad)
+                    grad.data = fn(grad)
         for key, buffer in self._buffers.items():
             if buffer is not None:
                 self._buffers[key] = fn(buffer)
@@ -480,21 +471,6 @@ class Module(StateDictMethods):
 
 
 def _parse_to(args, kwargs):
-    """Module.to's overloads: (device, dtype, non_blocking), (dtype), (tensor); returns (device, dtype)."""
-    device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
-    kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
-    if kwargs:
-        raise TypeError(f"to() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    for arg in args:
-        if isinstance(arg, DType):
-            dtype = arg
-        elif isinstance(arg, Tensor):
-            device, dtype = arg.device, arg.dtype
-        elif isinstance(arg, (str, Device)):
-            device = arg
-        elif isinstance(arg, int) and not isinstance(arg, bool):  # a CUDA device index
-            device = f"cuda:{arg}"
-        elif not isinstance(arg, bool):  # a bool is non_blocking, which means nothing on NumPy
-            raise TypeError(f"to() received an invalid combination of arguments - got ({type(arg).__name__})")
-    return (None if device is None else Device(device)), dtype
+    """Module.to's overloads (Tensor.to's); returns (device, dtype)."""
+    device, dtype, _ = parse_to(args, kwargs)
+    return device, dtype

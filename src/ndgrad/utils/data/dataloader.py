@@ -4,11 +4,11 @@ Loading always runs in this process: ``num_workers > 0`` is accepted and loads e
 (``worker_init_fn`` is not called and get_worker_info() returns None); ``pin_memory`` pins nothing.
 """
 
-import importlib.util
 import itertools
 import math
 import warnings
 
+from ndgrad import cuda
 from ndgrad.utils.data._utils.collate import default_collate, default_convert
 from ndgrad.utils.data.dataset import IterableDataset
 from ndgrad.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
@@ -92,7 +92,7 @@ class DataLoader:
         return self.batch_sampler if self._auto_collation else self.sampler
 
     def __iter__(self):
-        if self.pin_memory and importlib.util.find_spec("cupy") is None:
+        if self.pin_memory and not cuda.is_available():
             warnings.warn(
                 "'pin_memory' argument is set as true but no accelerator is found, then device pinned memory won't "
                 "be used.",

@@ -1,0 +1,158 @@
+"""The graph-leak warning: a backward that reaches nodes made before the last optimizer step almost always means a
+tensor with history was carried from one training iteration into the next (a loss summed for logging, an RNN's
+hidden state not detached). The engine pays one comparison per node; the rest runs only when the warning fires,
+after a backward that completed.
+
+Note [leak boundary]: the boundary is the *oldest* of the live optimizers' last steps, and an optimizer that has
+not stepped yet means no boundary at all. With one optimizer that is simply the last step. A GAN's generator loss
+legitimately reaches nodes made before the discriminator's step in the same iteration, but not nodes made before
+the generator's own previous step. Backward passes are no boundary: two losses backpropagated one after the other
+(retain_graph), a discriminator trained on ``fake.detach()`` before the generator's loss reaches ``fake``, and
+double backward all reach nodes made before an earlier backward, on purpose. Old nodes that saved nothing (a view
+of a parameter made once outside the loop) give correct gradients whenever they run, so they do not count.
+"""
+
+import re
+import sys
+import warnings
+import weakref
+from pathlib import Path
+
+from ndgrad.autograd.graph import _sequence
+from ndgrad.autograd.provenance import Site, capture, site_of
+
+__all__ = ["set_graph_leak_warning", "is_graph_leak_warning_enabled", "note_optimizer", "note_step", "leak_limit",
+           "saved_before_step", "warn_graph_leak", "last_step_site"]
+
+_PACKAGE = str(Path(__file__).resolve().parent.parent)
+_NO_BOUNDARY = -1
+_STEPS = weakref.WeakKeyDictionary()  # optimizer -> (sequence number at its last step, raw site of that step)
+
+
+class _Leaks:
+    enabled = True
+    boundary = _NO_BOUNDARY  # nodes with a smaller sequence number were made before the boundary
+    site = None  # the raw site of the step that set the boundary
+
+
+def set_graph_leak_warning(mode):
+    """Turn the warning about graphs that reach past the last optimizer step on or off (on by default)."""
+    _Leaks.enabled = bool(mode)
+
+
+def is_graph_leak_warning_enabled():
+    return _Leaks.enabled
+
+
+def note_optimizer(optimizer):
+    """A new optimizer: until it steps, there is no boundary (see Note [leak boundary])."""
+    _STEPS[optimizer] = (_NO_BOUNDARY, None)
+    _Leaks.boundary, _Leaks.site = _NO_BOUNDARY, None
+
+
+def note_step(optimizer):
+    """An optimizer finished a step: move the boundary to the oldest live optimizer's last step."""
+    _STEPS[optimizer] = (next(_sequence), capture(2))
+    _Leaks.boundary, _Leaks.site = min(_STEPS.values(), key=lambda step: step[0])
+
+
+def last_step_site():
+    """Where the user called the step that set the boundary (a Site), or None."""
+    return Site.from_raw(_Leaks.site)
+
+
+def leak_limit():
+    """What the engine compares each popped node's heap key (-sequence_nr) with: a node made before the boundary
+    has a larger key. 0 when there is nothing to check, as no key (-sequence_nr, or -inf for a leaf) exceeds 0."""
+    return -_Leaks.boundary if _Leaks.enabled and _Leaks.boundary > 0 else 0
+
+
+def saved_before_step(node):
+    """The engine is about to run ``node``, made before the boundary: True if its gradient may be stale (it saved
+    something from before the step). A node that saved nothing gives the right gradient whenever it runs."""
+    saved = getattr(node, "_saved", ())
+    return saved is None or any(item is not None for item in saved)
+
+
+def warn_graph_leak(root_nodes):
+    """The warning, once per backward, after the backward completed (an error it raised instead says more)."""
+    warnings.warn(_message(root_nodes), UserWarning, stacklevel=_user_stacklevel())
+
+
+def _message(root_nodes):
+    newest, oldest = _old_nodes_with_sites(root_nodes)
+    step = Site.from_raw(_Leaks.site)
+    text = (
+        "ndgrad: this backward reaches nodes made before the last optimizer step"
+        + (f" ({step.short()})" if step is not None else "")
+        + ": a tensor that carries its graph from one iteration into the next makes every backward slower, keeps "
+        "the old graphs in memory and sends gradients into past iterations (retain_graph=True does not fix this: "
+        "it only keeps the old graph alive)."
+    )
+    if newest is not None:
+        text += f" The history is carried across by {_quote(newest)}"
+        if oldest is not None and oldest != newest:
+            text += f"; the oldest node reached was made by {_quote(oldest)}"
+        text += ". " + _advice(newest)
+    else:
+        text += " " + _advice(None)
+    return text
+
+
+def _old_nodes_with_sites(root_nodes):
+    """Sites of the newest and the oldest node made before the boundary that this graph reaches (None if unknown)."""
+    boundary = _Leaks.boundary
+    pending, seen = list(root_nodes), set()
+    newest = oldest = None  # (sequence_nr, site)
+    while pending:
+        node = pending.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        sequence_nr = node._sequence_nr
+        if sequence_nr < boundary:
+            site = site_of(node)
+            if site is not None:
+                if newest is None or sequence_nr > newest[0]:
+                    newest = (sequence_nr, site)
+                if oldest is None or sequence_nr < oldest[0]:
+                    oldest = (sequence_nr, site)
+        pending.extend(next_node for next_node, _ in node.next_functions)
+    return (newest and newest[1]), (oldest and oldest[1])
+
+
+_ACCUMULATION = re.compile(r"^([A-Za-z_][\w.]*)\s*\+=\s*(.+)$")
+
+
+def _advice(site):
+    """What to change, told in the user's own names where the line says them."""
+    source = site.source if site is not None else ""
+    total = _ACCUMULATION.match(source)
+    if total:
+        return (f"To keep a running total for logging, add the number instead: {total.group(1)} += "
+                f"{_parenthesised(total.group(2))}.item()")
+    variable = site.variable if site is not None else None
+    if variable:
+        return (f"If {variable} is carried into the next iteration (an RNN's hidden state), cut its history there: "
+                f"{variable} = {variable}.detach(). A value kept only for logging should be kept as a number: "
+                f"{variable}.item().")
+    return ("Keep a logged loss as loss.item() (or loss.detach()), and detach state carried into the next "
+            "iteration: h = h.detach().")
+
+
+def _parenthesised(expression):
+    expression = expression.strip()
+    return expression if re.fullmatch(r"[\w.]+", expression) else f"({expression})"
+
+
+def _quote(site):
+    source = re.sub(r"\s+#[^'\"]*$", "", site.source)  # without a trailing comment
+    return f"`{source}` ({site.short()})" if source else site.short()
+
+
+def _user_stacklevel():
+    """The stacklevel that points the warning at the first frame outside ndgrad (the user's backward call)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level
