@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass, field
 
 from ndgrad.autograd.graph import AccumulateGrad
+from ndgrad.autograd.provenance import origin_of
 
 __all__ = ["trace", "Trace", "Run", "Step", "Flow", "Accumulation", "FanIn"]
 
@@ -275,7 +276,11 @@ class Labels:
         return f"{name} #{self.numbers.get(id(node), '?')}" if node.name() in self.shared else name
 
     def leaf(self, tensor):
+        """The name given in ``params``, else the variable the leaf was assigned to where it was made."""
         name = self.names.get(id(tensor))
+        if name is None:
+            origin = origin_of(tensor)
+            name = origin[1].variable if origin is not None and origin[1] is not None else None
         return name or f"leaf {list(tensor.shape)}"
 
 
