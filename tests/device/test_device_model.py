@@ -218,6 +218,19 @@ def test_backward_runs_on_the_device_and_grads_land_on_the_leaves_device(gpu):
     assert on_gpu(g) and on_gpu(gg) and gg.tolist() == [2.0, 2.0, 2.0]
 
 
+def test_ops_on_the_second_gpu_make_their_constants_there(gpu):
+    """Ops that create arrays (diag_embed's zeros, inv's identity, det's backward) while GPU 0 is current: the
+    stand-in refuses arrays from two GPUs in one call, as CuPy does."""
+    values = np.array([[2.0, 1.0], [0.5, 3.0]])
+    x = ndgrad.tensor(values, device="cuda:1", requires_grad=True)
+    out = ndgrad.linalg.inv(x).diag_embed().sum() + ndgrad.linalg.det(x)
+    out.backward()
+    assert out.device == x.grad.device == ndgrad.device("cuda:1") and on_gpu(x.grad)
+    ref = torch.tensor(values, requires_grad=True)
+    (torch.linalg.inv(ref).diag_embed().sum() + torch.linalg.det(ref)).backward()
+    np.testing.assert_allclose(x.grad.cpu().numpy(), ref.grad.numpy(), rtol=1e-12)
+
+
 def test_a_seed_gradient_on_another_device(gpu):
     y = ndgrad.ones(2, device="cuda", requires_grad=True) * 3
     with pytest.raises(RuntimeError, match=r"^invalid gradient at index 0 - expected device cuda:0 but got cpu$"):

@@ -19,6 +19,7 @@ from ndgrad.autograd.graph import RETAINING, follow_retained
 from ndgrad.autograd.graph_api import run_post_hooks, run_pre_hooks, run_tensor_hooks
 from ndgrad.autograd.hints import add_backward_hint
 from ndgrad.autograd.leaks import leak_limit, saved_before_step, warn_graph_leak
+from ndgrad.autograd.provenance import BACKWARD
 from ndgrad.autograd.provenance import _State as _Provenance
 from ndgrad.autograd.provenance import capture as capture_site
 from ndgrad.autograd.trace import TRACING, begin_run
@@ -38,9 +39,6 @@ def current_backward():
     """(capturing, retain_graph) of the innermost backward running in this thread, or None: what a node that
     re-enters the engine (a reentrant checkpoint) needs to know about the pass that runs it."""
     return _RUNNING.stack[-1] if _RUNNING.stack else None
-
-
-_Provenance.running_backward = current_backward  # backward's own rules run with grad off: provenance skips them
 
 
 def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
@@ -79,6 +77,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
 
     outer = _RUNNING.stack
     _RUNNING.stack = outer + ((capture is not None, retain_graph),)
+    BACKWARD.depth += 1  # the rules run with grad off on inputs that require grad: provenance marks no cuts
     with set_grad_enabled(create_graph):
         try:
             while ready:
@@ -142,6 +141,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
             raise
         finally:
             _RUNNING.stack = outer
+            BACKWARD.depth -= 1
             if anomaly:
                 evaluating(None)
     if leaked:

@@ -9,6 +9,7 @@ op last bumped a version counter, for explain() and the hints after errors.
 
 import linecache
 import re
+import threading
 from pathlib import Path
 from sys import _getframe
 
@@ -21,7 +22,13 @@ _INTERNAL, _EXTERNAL = set(), set()  # co_filenames seen so far: ndgrad's own, a
 
 class _State:
     enabled = True  # global: sites are cheap enough to keep on by default (see bench/README.md)
-    running_backward = staticmethod(lambda: None)  # the engine installs its current_backward (it imports us)
+
+
+class _Backward(threading.local):
+    depth = 0  # backward passes running in this thread (the engine counts them): their rules' results are no cuts
+
+
+BACKWARD = _Backward()
 
 
 def set_provenance_enabled(mode):
@@ -134,7 +141,7 @@ def mark(tensor, how):
     "leaf" (made to require grad), "detach", "no_grad", "inference_mode", "integer cast" or "data"."""
     # NOTE: not inside a backward: its rules run with grad off on inputs that require grad, but are no cut (and
     # skipping them saves a frame walk per rule)
-    if _State.enabled and _State.running_backward() is None:
+    if _State.enabled and not BACKWARD.depth:
         site = capture(2)
         tensor._origin = (how, site)
         if how != "leaf":

@@ -9,12 +9,13 @@ from weakref import WeakSet
 
 import numpy as np
 
-from ndgrad._device import array_namespace, device_of_array, namespace_of, to_device
+from ndgrad._device import array_namespace, device_of_array, namespace_of, placement, to_device
 from ndgrad._dtype import can_cast, get_default_dtype, result_type
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.forward_ad import _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import OpNode, _sequence
+from ndgrad.autograd.provenance import BACKWARD as _BACKWARD
 from ndgrad.autograd.provenance import _State as _Provenance
 from ndgrad.autograd.provenance import capture, mark
 from ndgrad.autograd.saved import HOOKS as SAVED_HOOKS
@@ -102,7 +103,7 @@ class Op:
         if target is not None:
             arrays = [a.astype(target) if hasattr(a, "dtype") and a.dtype != target else a for a in arrays]
         try:
-            result = cls.forward(xp, *arrays, **params)
+            result = cls.forward(xp, *arrays, **params) if xp is np else _forward_placed(cls, xp, arrays, params)
         except ValueError as error:
             raise _translate(error, arrays) from None
         except TypeError:  # an array library refused another device's array (see _on_one_device)
@@ -110,14 +111,14 @@ class Op:
             if xp is not np or all(type(a) is np.ndarray or not hasattr(a, "shape") for a in arrays):
                 raise
             xp, arrays = _on_one_device(arrays)
-            result = cls.forward(xp, *arrays, **params)
+            result = _forward_placed(cls, xp, arrays, params)
 
         view_of = inputs[0] if cls.is_view else None
         record = needs_grad and cls.differentiable and STATE.grad_enabled
         if type(result) is not tuple:
             out = _wrap(result, Tensor, view_of)
-            if needs_grad and not STATE.grad_enabled and _Provenance.enabled:
-                mark(out, "inference_mode" if STATE.inference else "no_grad")
+            if needs_grad and not STATE.grad_enabled and _Provenance.enabled and not _BACKWARD.depth:
+                mark(out, "inference_mode" if STATE.inference else "no_grad")  # a cut (see explain())
             if record and (kind := out._data.dtype.kind) in "fc":
                 if kind == "c" and not cls.complex_autograd:
                     raise _no_complex_autograd(cls)
@@ -395,6 +396,16 @@ def _on_one_device(arrays):
             raise _mixed_devices(common, where)
         arrays = [*arrays[:index], to_device(array, common), *arrays[index + 1:]]
     return array_namespace(common), arrays
+
+
+def _forward_placed(cls, xp, arrays, params):
+    """Forward on GPU arrays, with the array library allocating on their GPU (where a constant the op makes must
+    land), which is not the current one when the arrays live on another GPU."""
+    device = device_of_array(next(a for a in arrays if hasattr(a, "shape")))
+    if device.index == xp.cuda.runtime.getDevice():
+        return cls.forward(xp, *arrays, **params)
+    with placement(device):
+        return cls.forward(xp, *arrays, **params)
 
 
 def _mixed_devices(common, other):
