@@ -303,6 +303,20 @@ def test_an_rnn_state_that_torch_lets_grow_silently_warns_with_the_detach_fix():
 
 
 @pytest.mark.usefixtures("no_stale_optimizers")
+def test_the_warning_speaks_the_hint_language():
+    ndgrad.set_hint_language("zh")
+    try:
+        _, error, _, caught = _outcome(rnn_state_without_saved_parameters, ndgrad)
+    finally:
+        ndgrad.set_hint_language("en")
+    assert error is None
+    messages = [str(w.message) for w in caught if str(w.message).startswith("ndgrad：")]
+    assert len(messages) == 2
+    assert "上一次优化器 step (test_graph_leaks.py:" in messages[0]
+    assert "把计算历史带过来的是 `h = lib.tanh(h + x + w)`" in messages[0] and "h = h.detach()" in messages[0]
+
+
+@pytest.mark.usefixtures("no_stale_optimizers")
 def test_the_warning_can_be_switched_off():
     ndgrad.autograd.set_graph_leak_warning(False)
     try:

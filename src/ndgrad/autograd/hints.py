@@ -70,6 +70,41 @@ TEXTS = {
               "不要让带有计算历史的张量跨越 step（记录损失时用 loss.item()，要延续的状态先 detach：h = h.detach()）；"
               "retain_graph=True 无济于事。",
     },
+    # ---- the graph-leak warning (ndgrad.autograd.leaks) --------------------------------------------------------
+    "leak": {
+        "en": "ndgrad: this backward reaches nodes made before the last optimizer step{step}: a tensor that carries "
+              "its graph from one iteration into the next makes every backward slower, keeps the old graphs in "
+              "memory and sends gradients into past iterations (retain_graph=True does not fix this: it only keeps "
+              "the old graph alive).",
+        "zh": "ndgrad：这次反向传播到达了上一次优化器 step{step}之前建立的节点：一个张量把它的计算图从一次迭代"
+              "带进了下一次，这会让每次反向传播变慢、让旧的计算图一直占用内存，并把梯度送回过去的迭代"
+              "（retain_graph=True 解决不了这个问题：它只会让旧的计算图继续存在）。",
+    },
+    "leak_carrier": {
+        "en": "The history is carried across by {newest}",
+        "zh": "把计算历史带过来的是 {newest}",
+    },
+    "leak_oldest": {
+        "en": "; the oldest node reached was made by {oldest}",
+        "zh": "；到达的最早节点由 {oldest} 创建",
+    },
+    "full_stop": {"en": ".", "zh": "。"},
+    "leak_total": {
+        "en": "To keep a running total for logging, add the number instead: {total} += {term}.item()",
+        "zh": "如果只是为了记录而累加总和，请改为累加数值：{total} += {term}.item()",
+    },
+    "leak_state": {
+        "en": "If {variable} is carried into the next iteration (an RNN's hidden state), cut its history there: "
+              "{variable} = {variable}.detach(). A value kept only for logging should be kept as a number: "
+              "{variable}.item().",
+        "zh": "如果 {variable} 要带到下一次迭代（例如 RNN 的隐藏状态），请在那里切断它的计算历史："
+              "{variable} = {variable}.detach()。只用于记录的值请保存为数值：{variable}.item()。",
+    },
+    "leak_generic": {
+        "en": "Keep a logged loss as loss.item() (or loss.detach()), and detach state carried into the next "
+              "iteration: h = h.detach().",
+        "zh": "记录损失时请用 loss.item()（或 loss.detach()），并把要带到下一次迭代的状态 detach：h = h.detach()。",
+    },
     # ---- the second-backward error --------------------------------------------------------------------------
     "freed": {
         "en": "the backward at {first} already freed the values saved by {node}, made at {made}.",

@@ -80,23 +80,18 @@ def warn_graph_leak(root_nodes):
 
 
 def _message(root_nodes):
+    from ndgrad.autograd.hints import say, sentences  # hints reach the graph through saved tensors: import late
+
     newest, oldest = _old_nodes_with_sites(root_nodes)
     step = Site.from_raw(_Leaks.site)
-    text = (
-        "ndgrad: this backward reaches nodes made before the last optimizer step"
-        + (f" ({step.short()})" if step is not None else "")
-        + ": a tensor that carries its graph from one iteration into the next makes every backward slower, keeps "
-        "the old graphs in memory and sends gradients into past iterations (retain_graph=True does not fix this: "
-        "it only keeps the old graph alive)."
-    )
+    parts = [say("leak", step=f" ({step.short()})" if step is not None else "")]
     if newest is not None:
-        text += f" The history is carried across by {_quote(newest)}"
+        carried = say("leak_carrier", newest=_quote(newest))
         if oldest is not None and oldest != newest:
-            text += f"; the oldest node reached was made by {_quote(oldest)}"
-        text += ". " + _advice(newest)
-    else:
-        text += " " + _advice(None)
-    return text
+            carried += say("leak_oldest", oldest=_quote(oldest))
+        parts.append(carried + say("full_stop"))
+    parts.append(_advice(newest, say))
+    return sentences(*parts)
 
 
 def _old_nodes_with_sites(root_nodes):
@@ -124,20 +119,16 @@ def _old_nodes_with_sites(root_nodes):
 _ACCUMULATION = re.compile(r"^([A-Za-z_][\w.]*)\s*\+=\s*(.+)$")
 
 
-def _advice(site):
+def _advice(site, say):
     """What to change, told in the user's own names where the line says them."""
     source = site.source if site is not None else ""
     total = _ACCUMULATION.match(source)
     if total:
-        return (f"To keep a running total for logging, add the number instead: {total.group(1)} += "
-                f"{_parenthesised(total.group(2))}.item()")
+        return say("leak_total", total=total.group(1), term=_parenthesised(total.group(2)))
     variable = site.variable if site is not None else None
     if variable:
-        return (f"If {variable} is carried into the next iteration (an RNN's hidden state), cut its history there: "
-                f"{variable} = {variable}.detach(). A value kept only for logging should be kept as a number: "
-                f"{variable}.item().")
-    return ("Keep a logged loss as loss.item() (or loss.detach()), and detach state carried into the next "
-            "iteration: h = h.detach().")
+        return say("leak_state", variable=variable)
+    return say("leak_generic")
 
 
 def _parenthesised(expression):
