@@ -45,7 +45,23 @@ def sqrt_through_a_custom_line(lib):
     return h.sqrt()
 
 
+def custom_function_reciprocal(lib):
+    class Reciprocal(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            with lib.no_grad():
+                return 1 / x
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    x = _x(lib) * 1
+    return Reciprocal.apply(x)
+
+
 PROGRAMS = {
+    custom_function_reciprocal: ("ReciprocalBackward", "return Reciprocal.apply(x)"),
     log_of_a_negative: ("log (LogBackward0)", "return lib.log(y)"),
     zero_over_zero: ("div (DivBackward0)", "return (x * 0) / (x * 0)"),
     exp_overflow: ("exp (ExpBackward0)", "return (x * 100).exp()"),

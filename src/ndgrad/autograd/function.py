@@ -315,10 +315,10 @@ def _record(ctx, inputs, outputs, Tensor):
         versions = [None] * len(saved)  # what the hooks keep is theirs: no version check, as in PyTorch
     ctx._saved, ctx._saved_versions = saved, tuple(versions)
     ctx.__dict__.pop("to_save", None)
-    if _AnomalyState.enabled:
-        remember_forward(ctx)
     if _Provenance.enabled:
         ctx._site = capture(3)  # where the user called apply (see ndgrad.autograd.provenance)
+    if _AnomalyState.enabled:  # with check_forward, stops at a custom forward that made a NaN or Inf
+        remember_forward(ctx, inputs, [out for out in outputs if isinstance(out, Tensor)])
     for out in ctx.dirty_tensors:
         if out._base is not None and out.grad_fn is ctx:
             from ndgrad.ops.views import rebase
