@@ -175,6 +175,13 @@ def _shape(size):
     return tuple(int(s) for s in size)
 
 
+def _required(name, size):
+    """PyTorch's error for a factory called without a size (``zeros()``; ``zeros(())`` is a 0-d tensor)."""
+    if not size:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    return size
+
+
 def _filled(fill, size, dtype, device, requires_grad):
     dtype = dtype or get_default_dtype()
     size = _shape(size)
@@ -182,15 +189,15 @@ def _filled(fill, size, dtype, device, requires_grad):
 
 
 def zeros(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(lambda xp, s, d: xp.zeros(s, d), size, dtype, device, requires_grad)
+    return _filled(lambda xp, s, d: xp.zeros(s, d), _required("zeros", size), dtype, device, requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(lambda xp, s, d: xp.ones(s, d), size, dtype, device, requires_grad)
+    return _filled(lambda xp, s, d: xp.ones(s, d), _required("ones", size), dtype, device, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad)
+    return _filled(lambda xp, s, d: xp.empty(s, d), _required("empty", size), dtype, device, requires_grad)
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):

@@ -127,6 +127,12 @@ CREATIONS = [
 ]
 
 
+@pytest.mark.parametrize("expr", ["torch.zeros()", "torch.ones()", "torch.empty(dtype=torch.float64)",
+                                  "torch.zeros(())", "torch.ones([])"])
+def test_factories_need_a_size(same, expr):
+    same(f"print({expr})")
+
+
 @pytest.mark.parametrize("expr", CREATIONS)
 def test_creation_matches_torch(same, expr):
     expected = same(f"v = {expr}\nprint(repr(v), getattr(v, 'dtype', ''), getattr(v, 'shape', ''))")
