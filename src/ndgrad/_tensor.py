@@ -12,11 +12,11 @@ from ndgrad import _dlpack, ops
 from ndgrad._device import device as Device
 from ndgrad._device import device_of_array, parse_to, to_device
 from ndgrad._dtype import _BY_NUMPY, bool_, float16, float32, float64, int32, int64, legacy_type_name
+from ndgrad._operators import OperatorMethods
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import RETAINING, AccumulateGrad, NodeHooks
 from ndgrad.autograd.graph_api import add_hook
 from ndgrad.autograd.provenance import mark, note_cut, note_write
-from ndgrad.ops._op import operand as _operand
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
 from ndgrad.ops.comparison import ComparisonMethods
@@ -96,7 +96,7 @@ class Tensor(
     ActivationMethods, ComparisonMethods, ComplexMethods, ReductionMethods, SelectionMethods, ScanMethods,
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
-    ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods,
+    ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
@@ -574,128 +574,8 @@ class Tensor(
         memo[id(self)] = copy
         return copy
 
-    # ---- arithmetic operators ----------------------------------------------------------------------------
-    def __add__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.add(self, other)
-
-    def __radd__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.add(self, other)
-
-    def __sub__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.sub(self, other)
-
-    def __rsub__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.rsub(self, other)
-
-    def __mul__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.mul(self, other)
-
-    def __rmul__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.mul(self, other)
-
-    def __truediv__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.div(self, other)
-
-    def __rtruediv__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.mul(ops.reciprocal(self), other)
-
-    def __floordiv__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.floor_divide(_as_tensor_like(other, self), self)
-
-    def __mod__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.remainder(self, other)
-
-    def __rmod__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.remainder(_as_tensor_like(other, self), self)
-
-    def __pow__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.pow(self, other)
-
-    def __rpow__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.pow(other, self)
-
-    def __matmul__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.matmul(self, other)
-
-    def __rmatmul__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.matmul(_as_tensor_like(other, self), self)
-
-    def __neg__(self):
-        return ops.neg(self)
-
-    def __pos__(self):
-        return ops.positive(self)
-
-    def __abs__(self):
-        return ops.abs(self)
-
-    def __eq__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.eq(self, other)
-
-    def __ne__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.ne(self, other)
-
-    def __lt__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.lt(self, other)
-
-    def __le__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.le(self, other)
-
-    def __gt__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.gt(self, other)
-
-    def __ge__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.ge(self, other)
-
-    def __iadd__(self, other):
-        return self.add_(other)
-
-    def __isub__(self, other):
-        return self.sub_(other)
-
-    def __imul__(self, other):
-        return self.mul_(other)
-
-    def __itruediv__(self, other):
-        return self.div_(other)
-
     def __getitem__(self, index):
         return ops.indexing.getitem(self, index)
-
-
-def _as_tensor_like(value, like):
-    """A number on the left of an operator, as a tensor of the dtype the pair promotes to (so it stays weak)."""
-    from ndgrad._creation import tensor
-    from ndgrad._dtype import result_type
-
-    if isinstance(value, Tensor):
-        return value
-    return tensor(value, dtype=result_type((like, value)), device=like.device)
 
 
 def _real_scalar(value, cpp_type):
