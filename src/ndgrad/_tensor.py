@@ -33,6 +33,7 @@ from ndgrad.ops.matrix_functions import MatrixFunctionsMethods
 from ndgrad.ops.normalization import NormalizationMethods
 from ndgrad.ops.pooling import PoolingMethods
 from ndgrad.ops.products import ProductsMethods
+from ndgrad.ops.random import RandomMethods
 from ndgrad.ops.reduction import ReductionMethods
 from ndgrad.ops.rounding import RoundingMethods
 from ndgrad.ops.scan import ScanMethods
@@ -45,6 +46,7 @@ from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.splitting import SplittingMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
 from ndgrad.ops.trigonometric import TrigonometricMethods
+from ndgrad.ops.views import InplaceViewMethods
 
 __all__ = ["Tensor", "Size"]
 
@@ -97,6 +99,7 @@ class Tensor(
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
+    RandomMethods, InplaceViewMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

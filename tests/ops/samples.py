@@ -333,7 +333,9 @@ def _samples(op):
 COMPLEX_FAMILIES = {
     "arithmetic", "rounding", "transcendental", "trigonometric", "special", "activation", "comparison",
     "complex_numbers", "reduction", "selection", "scan", "shape", "splitting", "joining", "indexing", "linalg",
-    "products", "solvers", "lu", "decompositions", "matrix_functions", "eigen",
+    "products", "solvers", "lu", "decompositions", "matrix_functions", "eigen", "convolutions",
+    "sorting", "regression_losses", "classification_losses", "margin_losses", "pooling", "max_pooling", "resampling",
+    "gather_scatter", "normalization", "more_activations", "softmaxes",
 }
 COMPLEX_VARIANTS = 2  # complex versions of this many of an op's smooth tiny cases
 

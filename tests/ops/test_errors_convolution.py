@@ -4,6 +4,8 @@ and message), and the unbatched forms, whose outermost node is a squeeze."""
 import numpy as np
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ndgrad
 
@@ -46,3 +48,26 @@ def test_unbatched_input(name, x, w):
     assert results[0][0] == results[1][0]
     np.testing.assert_allclose(results[1][1], results[0][1], atol=1e-12)
     np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(nd=st.integers(1, 3), data=st.data())
+def test_conv_transpose_output_padding_up_to_dilation(nd, data):
+    """output_padding may reach stride when dilation is larger (torch allows output_padding < max(stride,
+    dilation)): values and gradients, first and second order, as torch's."""
+    stride = data.draw(st.lists(st.integers(1, 2), min_size=nd, max_size=nd))
+    dilation = data.draw(st.lists(st.integers(1, 3), min_size=nd, max_size=nd))
+    output_padding = [data.draw(st.integers(0, max(s, d) - 1)) for s, d in zip(stride, dilation)]
+    padding = data.draw(st.integers(0, 1))
+    rng = np.random.default_rng(data.draw(st.integers(0, 99)))
+    x, w = rng.standard_normal((1, 2, *[3] * nd)), rng.standard_normal((2, 2, *[2] * nd))
+    results = []
+    for lib in (torch, ndgrad):
+        xs, ws = lib.tensor(x, requires_grad=True), lib.tensor(w, requires_grad=True)
+        conv = getattr(lib.nn.functional, f"conv_transpose{nd}d")
+        y = conv(xs, ws, stride=stride, padding=padding, output_padding=output_padding, dilation=dilation)
+        grads = lib.autograd.grad((y * y).sum(), (xs, ws), create_graph=True)
+        second = lib.autograd.grad(sum(g.sum() for g in grads), (xs, ws))
+        results.append([t.detach().numpy() for t in (y, *grads, *second)])
+    for ours, theirs in zip(results[1], results[0]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)

@@ -29,6 +29,7 @@ from ndgrad.ops import (
     normalization,
     pooling,
     products,
+    random,
     reduction,
     regression_losses,
     resampling,
@@ -71,6 +72,7 @@ from ndgrad.ops.more_activations import *  # noqa: F403
 from ndgrad.ops.normalization import *  # noqa: F403
 from ndgrad.ops.pooling import *  # noqa: F403
 from ndgrad.ops.products import *  # noqa: F403
+from ndgrad.ops.random import *  # noqa: F403
 from ndgrad.ops.reduction import *  # noqa: F403
 from ndgrad.ops.regression_losses import *  # noqa: F403
 from ndgrad.ops.resampling import *  # noqa: F403
@@ -92,7 +94,7 @@ FAMILIES = (
     selection, scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmaxes, regression_losses,
     classification_losses, margin_losses, ctc, attention, layers, dropout, more_activations, normalization,
     convolutions, max_pooling, pooling, resampling, products, solvers, lu, decompositions, matrix_functions,
-    spectral, eigen, einsums,
+    spectral, eigen, einsums, random,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

@@ -32,6 +32,12 @@ def spread(grad, reduction, shape):
     return grad
 
 
+def softplus_array(xp, z):
+    """log(1 + exp(z)) on an array: NumPy's stable logaddexp is for real numbers only; PyTorch computes complex
+    losses (where it has no gradient for them) with the plain formula."""
+    return xp.log1p(xp.exp(z)) if z.dtype.kind == "c" else xp.logaddexp(0, z)
+
+
 def constant(array):
     """A raw array as a Tensor that rules can compute with (it never requires grad)."""
     from ndgrad._tensor import Tensor  # the tensor module imports the ops

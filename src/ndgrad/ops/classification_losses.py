@@ -9,7 +9,16 @@ import warnings
 
 import numpy as np
 
-from ndgrad.ops._loss_base import Pointwise, array_of, constant, reduce_array, reduced, reduction_argument
+from ndgrad.ops._checks import check_castable, no_complex, no_complex_kernel
+from ndgrad.ops._loss_base import (
+    Pointwise,
+    array_of,
+    constant,
+    reduce_array,
+    reduced,
+    reduction_argument,
+    softplus_array,
+)
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.activation import logsigmoid
 from ndgrad.ops.comparison import where
@@ -27,13 +36,15 @@ FUNCTIONAL = [
 class BinaryCrossEntropyWithLogits(Pointwise):
     """F.binary_cross_entropy_with_logits: (1 - t) x - (1 + (pos_weight - 1) t) log sigmoid(x), times weight.
 
-    weight and pos_weight are constants (arrays), as in PyTorch, which defines no gradient for them."""
+    weight and pos_weight are constants (arrays), as in PyTorch, which defines no gradient for them. A complex
+    target (of real logits) gives a complex loss, which PyTorch computes but refuses to differentiate."""
 
     name, family = "binary_cross_entropy_with_logits", UNARY
+    complex_autograd = False
 
     @staticmethod
     def forward(xp, x, y, reduction, weight=None, pos_weight=None):
-        log_sigmoid = -xp.logaddexp(0, -x)
+        log_sigmoid = -softplus_array(xp, -x)
         if pos_weight is not None:
             log_sigmoid = log_sigmoid * ((pos_weight - 1) * y + 1)
         loss = (1 - y) * x - log_sigmoid
@@ -166,6 +177,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = reduction_argument(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    no_complex_kernel("log_sigmoid_cpu", input)
     return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction, weight=array_of(weight, input),
                                               pos_weight=array_of(pos_weight, input))
 
@@ -178,6 +190,11 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             f"Using a target size ({target.size()}) that is different to the input size ({input.size()}) is "
             "deprecated. Please ensure they have the same size."
         )
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {target.dtype.title} but expected {input.dtype.title}")
+    if weight is not None:
+        check_castable(input, weight)
+    no_complex_kernel("binary_cross_entropy", input)
     data = input._data
     if data.size and not bool(((data >= 0) & (data <= 1)).all()):
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -208,6 +225,7 @@ def _check_nll(input, target, weight):
 
 def _nll(input, target, weight, reduction, ignore_index):
     classes = _check_nll(input, target, weight)
+    no_complex_kernel("nll_loss_out_frame" if input.ndim <= 2 else "nll_loss2d_forward_out_frame", input)
     values = target._data.astype(np.int64)
     wrong = (values != ignore_index) & ((values < 0) | (values >= classes))
     if wrong.any():
@@ -309,6 +327,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
         )
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    for tensor in (input, target):
+        no_complex(tensor, "kl_div: Complex inputs not supported.", RuntimeError)
     loss = target.exp() * (target - input) if log_target else xlogy(target, target) - target * input
     if reduction == "batchmean":
         loss = loss.sum()

@@ -8,7 +8,10 @@ import math
 
 import numpy as np
 
+from ndgrad._dtype import legacy_type_name
 from ndgrad.ops._op import MATMUL, SHAPE, Op
+from ndgrad.ops.complex_numbers import view_as_real
+from ndgrad.ops.shape import Select
 
 __all__ = ["convolution", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"]
 FUNCTIONAL = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "unfold",
@@ -38,12 +41,13 @@ def _im2col(xp, x, kernel_size, dilation, padding, stride):
     return view.reshape(n, c * math.prod(kernel_size), math.prod(out))
 
 
-def _col2im(xp, cols, output_size, kernel_size, dilation, padding, stride):
-    """The adjoint of _im2col: each column added back where its window lies (a loop over kernel offsets only)."""
+def _col2im(xp, cols, output_size, kernel_size, dilation, padding, stride, positions=None):
+    """The adjoint of _im2col: each column added back where its window lies (a loop over kernel offsets only).
+    ``positions``: the window grid, where output_padding (>= stride) leaves room for more windows than cols hold."""
     n, ck, _ = cols.shape
     c = ck // math.prod(kernel_size)
     padded = tuple(i + lo + hi for i, (lo, hi) in zip(output_size, padding))
-    out = _out_sizes(padded, kernel_size, dilation, ((0, 0),) * len(padded), stride)
+    out = positions or _out_sizes(padded, kernel_size, dilation, ((0, 0),) * len(padded), stride)
     cols = cols.reshape(n, c, *kernel_size, *out)
     result = xp.zeros((n, c, *padded), dtype=cols.dtype)
     for offset in np.ndindex(*kernel_size):
@@ -125,7 +129,8 @@ class Convolution(Op):
             sizes = _transposed_sizes(x.shape[2:], kernel, dilation, padding, stride, output_padding)
             w = weight.reshape(groups, weight.shape[0] // groups, -1)  # (G, C_in/G, C_out/G K)
             cols = xp.matmul(w.transpose(0, 2, 1), x.reshape(n, groups, w.shape[1], -1))  # (N, G, C_out/G K, L)
-            out = _col2im(xp, cols.reshape(n, -1, cols.shape[-1]), sizes, kernel, dilation, padding, stride)
+            out = _col2im(xp, cols.reshape(n, -1, cols.shape[-1]), sizes, kernel, dilation, padding, stride,
+                          positions=x.shape[2:])
         out = out.reshape(n, -1, *sizes)
         if bias is not None:
             out += bias.reshape(-1, *(1,) * len(sizes))
@@ -150,7 +155,14 @@ class Convolution(Op):
                 cols = cols.reshape(n, g, w.shape[2], -1).transpose(2, 3)
                 grad_weight = (grad_groups @ cols).sum(0).reshape(weight.shape)
         else:
-            cols = Im2Col.apply(grad, **args)  # (N, C_out K, L_in)
+            # NOTE: output_padding takes the place of the high padding: the windows run over grad and only the rest
+            # of that padding, so they number as many as the input's positions, even where output_padding >= stride
+            extras = tuple(zip(ctx.output_padding, ctx.padding))
+            beyond = [max(extra - hi, 0) for extra, (_, hi) in extras]
+            windowed = grad[(..., *(slice(size - cut) for size, cut in zip(grad.shape[2:], beyond)))] if any(beyond) \
+                else grad
+            args["padding"] = tuple((lo, max(hi - extra, 0)) for extra, (lo, hi) in extras)
+            cols = Im2Col.apply(windowed, **args)  # (N, C_out K, L_in)
             cols = cols.reshape(n, g, w.shape[2], -1)
             if needs[0]:
                 grad_x = (w @ cols).reshape(x.shape)
@@ -172,6 +184,29 @@ class Convolution(Op):
         return result
 
 
+def _convolve(input, weight, bias, **params):
+    """Convolution.apply on real tensors. Complex ones take PyTorch's path, whose graph (AddBackward0 on top) is part
+    of the spec: three real convolutions (Gauss's trick), a - b + i (c - a - b) with a = conv(x_r, w_r, b_r),
+    b = conv(x_i, w_i) and c = conv(x_r + x_i, w_r + w_i, b_r + b_i)."""
+    if not input.dtype.is_complex:
+        return Convolution.apply(input, weight, bias, **params)
+    x_r, x_i = _real_and_imaginary(input)
+    w_r, w_i = _real_and_imaginary(weight)
+    b_r = b_sum = None
+    if bias is not None:
+        b_r, b_i = _real_and_imaginary(bias)
+        b_sum = b_r + b_i
+    a = Convolution.apply(x_r, w_r, b_r, **params)
+    b = Convolution.apply(x_i, w_i, None, **params)
+    c = Convolution.apply(x_r + x_i, w_r + w_i, b_sum, **params)
+    return a - b + 1j * (c - a - b)
+
+
+def _real_and_imaginary(tensor):
+    pairs = view_as_real(tensor.resolve_conj())
+    return Select.apply(pairs, dim=tensor.ndim, index=0), Select.apply(pairs, dim=tensor.ndim, index=1)
+
+
 def _transposed_sizes(sizes, kernel, dilation, padding, stride, output_padding):
     return tuple((i - 1) * s - lo - hi + d * (k - 1) + op + 1
                  for i, k, d, (lo, hi), s, op in zip(sizes, kernel, dilation, padding, stride, output_padding))
@@ -189,10 +224,40 @@ def _size(tensor):
     return "[" + ", ".join(map(str, tensor.shape)) + "]"
 
 
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16"}
+def _type_string(tensor):
+    """PyTorch's Tensor::toString(), which its complex convolution prints: ndgrad.DoubleTensor, CPUComplexDoubleType."""
+    if tensor.dtype.is_complex:
+        return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
+    return legacy_type_name(tensor.dtype, tensor.device.type)
 
 
-def _check_common(name, input, weight, bias, nd, stride, padding, dilation):
+def _check_dtypes(input, weight, bias, nd, transposed):
+    """PyTorch's dtype errors, which come from different places: conv1d/2d/3d compare the bias's dtype first, the
+    complex convolution compares full types, the real kernels scalar types, and the 1-d/2-d transposed kernels add a
+    bias of another real dtype in place. Returns the bias to use (that addition casts it to the input's dtype)."""
+    if not transposed and bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type ({bias.dtype.cpp_name}) should be the "
+                           "same")
+    if input.dtype.is_complex:
+        for role, parameter in (("weight", weight), ("bias", bias)):
+            if parameter is not None and parameter.dtype != input.dtype:
+                raise RuntimeError(f"Input type ({_type_string(input)}) and {role} type ({_type_string(parameter)}) "
+                                   "should be the same")
+        return bias
+    if weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.title} but found {weight.dtype.title}")
+    if bias is None or bias.dtype == input.dtype:
+        return bias
+    if nd == 3:
+        raise RuntimeError(f"expected scalar type {input.dtype.title} but found {bias.dtype.title}")
+    if bias.dtype.is_complex:
+        raise RuntimeError(f"result type {bias.dtype.title} can't be cast to the desired output type "
+                           f"{input.dtype.title}")
+    return bias.to(input.dtype)
+
+
+def _check_common(name, input, weight, bias, nd, stride, padding, dilation, transposed=False):
+    """The checks conv and conv_transpose share; returns the bias to use (see _check_dtypes)."""
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got input of "
                            f"size: {_size(input)}")
@@ -206,19 +271,14 @@ def _check_common(name, input, weight, bias, nd, stride, padding, dilation):
         raise RuntimeError("negative padding is not supported")
     if any(d <= 0 for d in dilation):
         raise RuntimeError("dilation should be greater than zero")
-    if input.dtype != weight.dtype:
-        raise RuntimeError(f"expected scalar type {_TYPE_NAMES.get(input.dtype.title, input.dtype.title)} but found "
-                           f"{_TYPE_NAMES.get(weight.dtype.title, weight.dtype.title)}")
-    if bias is not None and bias.dtype != input.dtype:
-        raise RuntimeError(f"expected scalar type {_TYPE_NAMES.get(input.dtype.title, input.dtype.title)} but found "
-                           f"{_TYPE_NAMES.get(bias.dtype.title, bias.dtype.title)}")
+    return _check_dtypes(input, weight, bias, nd, transposed)
 
 
 def _conv(name, nd, input, weight, bias, stride, padding, dilation, groups):
     stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
     if not isinstance(padding, str):
         padding = _tuple(padding, nd)
-    _check_common(name, input, weight, bias, nd, stride, padding, dilation)
+    bias = _check_common(name, input, weight, bias, nd, stride, padding, dilation)
     unbatched = input.ndim == nd + 1
     batch = input.unsqueeze(0) if unbatched else input
     kernel = weight.shape[2:]
@@ -251,15 +311,15 @@ def _conv(name, nd, input, weight, bias, stride, padding, dilation, groups):
         effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
                            f"({' x '.join(map(str, effective))}). Kernel size can't be greater than actual input size")
-    result = Convolution.apply(batch, weight, bias, stride=stride, padding=pairs, dilation=dilation, transposed=False,
-                               output_padding=(0,) * nd, groups=groups)
+    result = _convolve(batch, weight, bias, stride=stride, padding=pairs, dilation=dilation, transposed=False,
+                       output_padding=(0,) * nd, groups=groups)
     return result.squeeze(0) if unbatched else result
 
 
 def _conv_transpose(name, nd, input, weight, bias, stride, padding, output_padding, groups, dilation):
     stride, dilation, padding = _tuple(stride, nd), _tuple(dilation, nd), _tuple(padding, nd)
     output_padding = _tuple(output_padding, nd)
-    _check_common(name, input, weight, bias, nd, stride, padding, dilation)
+    bias = _check_common(name, input, weight, bias, nd, stride, padding, dilation, transposed=True)
     unbatched = input.ndim == nd + 1
     batch = input.unsqueeze(0) if unbatched else input
     if groups <= 0:
@@ -283,18 +343,30 @@ def _conv_transpose(name, nd, input, weight, bias, stride, padding, output_paddi
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, batch.shape[2:]))}). "
                            f"Calculated output size per channel: ({' x '.join(map(str, sizes))}). Output size is too "
                            "small")
-    result = Convolution.apply(batch, weight, bias, stride=stride, padding=tuple((p, p) for p in padding),
-                               dilation=dilation, transposed=True, output_padding=output_padding, groups=groups)
+    result = _convolve(batch, weight, bias, stride=stride, padding=tuple((p, p) for p in padding),
+                       dilation=dilation, transposed=True, output_padding=output_padding, groups=groups)
     return result.squeeze(0) if unbatched else result
 
 
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
-    """The convolution every conv function calls (see torch.convolution)."""
+    """The convolution every real conv function calls (see torch.convolution); it has no complex kernels."""
     nd = weight.ndim - 2
+    if input.dtype.is_complex:
+        raise NotImplementedError(f"\"{_kernel_name(nd, transposed, dilation)}\" not implemented for "
+                                  f"'{input.dtype.title}'")
     if transposed:
         return _conv_transpose("convolution", nd, input, weight, bias, stride, padding, output_padding, groups,
                                dilation)
     return _conv("convolution", nd, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _kernel_name(nd, transposed, dilation):
+    """The real kernel torch.convolution picks, which names itself when refusing a complex input."""
+    if transposed:
+        return f"slow_conv_transpose{max(nd, 2)}d_out_cpu"
+    if any(d != 1 for d in _tuple(dilation, nd)):
+        return "slow_conv_dilated<>"
+    return "compute_columns3d" if nd == 3 else "slow_conv2d_cpu"
 
 
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):

@@ -59,9 +59,10 @@ def _channels_warning(name, input, spatial):
 
 
 def _unbatched(input, inplace, function):
-    """``function`` on input with a batch dim of 1 added, then removed; in place, it writes through that view."""
-    result = function(input.unsqueeze(0))
-    return input if inplace else result.squeeze(0)
+    """``function`` on input with a batch dim of 1 added, then removed; in place, input itself changes shape."""
+    if inplace:  # as PyTorch: unsqueeze_, drop in place, squeeze_ (SqueezeBackward4 tops the graph)
+        return function(input.unsqueeze_(0)).squeeze_(0)
+    return function(input.unsqueeze(0)).squeeze(0)
 
 
 def dropout1d(input, p=0.5, training=True, inplace=False):

@@ -6,7 +6,8 @@ Index arrays are keyword parameters, never inputs: they have no gradient and mus
 import numpy as np
 
 from ndgrad.ops._broadcast import broadcast_error
-from ndgrad.ops._op import INDEXING, Op
+from ndgrad.ops._checks import no_complex_kernel
+from ndgrad.ops._op import INDEXING, Op, _mixed_devices
 from ndgrad.ops.shape import wrap_dim
 
 __all__ = [
@@ -149,6 +150,7 @@ class ScatterReduce(Op):
 
     name, family = "scatter_reduce", INDEXING
     saves = ("x", "src", "result")
+    complex_autograd = False  # as PyTorch's
 
     @staticmethod
     def forward(xp, x, src, dim, index, reduce, include_self):
@@ -350,6 +352,15 @@ class IndexFillTensor(Op):
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------
+def _check_index_device(input, index):
+    """PyTorch refuses an index on another device than the input here (unlike indexing, ``x[index]``)."""
+    if type(index._data) is type(input._data) and type(input._data) is np.ndarray:
+        return
+    first, second = input.device, index.device
+    if first != second:
+        raise _mixed_devices(*((first, second) if first.type != "cpu" else (second, first)))
+
+
 def _check_index_dtype(index, message, allowed=("int64", "int32")):
     if index.dtype.name not in allowed:
         raise RuntimeError(message)
@@ -382,6 +393,7 @@ def _check_along(input, dim, index, src=None, gather=False):
 
 def gather(input, dim, index, *, sparse_grad=False):
     """Values of input at ``index`` along ``dim`` (see torch.gather)."""
+    _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     _check_along(input, dim, index, gather=True)
     return Gather.apply(input, dim=dim, index=index._data)
@@ -392,6 +404,7 @@ def _scatter(input, dim, index, src, value, reduce, inplace):
 
     if reduce is not None:
         raise NotImplementedError("ndgrad.scatter does not support reduce=; use scatter_reduce")
+    _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     if isinstance(src, Tensor):
         _check_along(input, dim, index, src)
@@ -407,6 +420,7 @@ def scatter(input, dim, index, src=None, value=None, *, reduce=None):
 
 
 def _scatter_add(input, dim, index, src, inplace):
+    _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     _check_along(input, dim, index, src)
     return _run(ScatterAdd, inplace, input, src, dim=dim, index=index._data)
@@ -420,8 +434,11 @@ def scatter_add(input, dim, index, src):
 def _scatter_reduce(input, dim, index, src, reduce, include_self, inplace):
     if reduce not in _UFUNCS:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     _check_along(input, dim, index, src)
+    if reduce in ("amax", "amin"):
+        no_complex_kernel(f"scatter_gather_tensor_cpu_reduce_{reduce}", input)
     return _run(ScatterReduce, inplace, input, src, dim=dim, index=index._data, reduce=reduce,
                 include_self=include_self)
 
@@ -433,6 +450,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
 
 def index_select(input, dim, index):
     """The slices of input at ``index`` along ``dim`` (see torch.index_select)."""
+    _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     _check_index_dtype(index, "index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
@@ -454,6 +472,7 @@ def _check_vector_index(input, dim, index, source, name, negative):
 
 
 def _index_add(input, dim, index, source, alpha, inplace):
+    _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     _check_index_dtype(index, f"index_add_(): Expected dtype int32/int64 for index but got: {index.dtype.title}")
     if source.dtype is not input.dtype:
@@ -473,6 +492,7 @@ def index_add(input, dim, index, source, *, alpha=1):
 
 
 def _index_copy(input, dim, index, source, inplace):
+    _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     if index.dtype.name != "int64":
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {index.dtype.title}")
@@ -495,6 +515,7 @@ def index_copy(input, dim, index, source):
 def _index_fill(input, dim, index, value, inplace):
     from ndgrad._tensor import Tensor
 
+    _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     if index.dtype.name != "int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
@@ -515,6 +536,7 @@ def index_fill(input, dim, index, value):
 def take_along_dim(input, indices, dim=None):
     """gather with indices broadcast against input; without ``dim``, over the flattened input
     (see torch.take_along_dim)."""
+    _check_index_device(input, indices)
     if indices.dtype.name != "int64":
         raise RuntimeError(f"ndgrad.take_along_dim(): dtype of indices should be Long but got {indices.dtype.title}")
     if dim is None:

@@ -3,7 +3,7 @@ keyword parameters, never inputs: no gradient, no promotion. Re-exports ndgrad.o
 
 import numpy as np
 
-from ndgrad._device import namespace_of
+from ndgrad._device import namespace_of, to_device
 from ndgrad._dtype import bool_, uint8
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import INDEXING, Op
@@ -328,6 +328,8 @@ def _parse(input, index):
     if not indices:
         return (Alias.apply(input) if result is input else result), None  # x[...], x[:, :]: a new view object
     indices = tuple(indices.get(d) for d in range(max(indices) + 1))
+    if type(result._data) is not np.ndarray:  # PyTorch lets a cpu index pick from a GPU tensor: moved here, once
+        indices = tuple(None if i is None else to_device(i, result.device) for i in indices)
     _check_indices(result.shape, indices)
     return result, indices
 

@@ -62,6 +62,7 @@ class Embedding(Op):
     """F.embedding: the rows of ``weight`` at ``indices`` (an int array); padding_idx rows get no gradient."""
 
     name, family = "embedding", INDEXING
+    complex_autograd = False  # as PyTorch's
 
     @staticmethod
     def forward(xp, weight, indices, padding_idx, scale_grad_by_freq):

@@ -1,5 +1,6 @@
 """Matrix products: dot, mv, mm, bmm as primitives, and matmul composed from them as PyTorch composes it."""
 
+from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.shape import Expand, SqueezeInplace, UnsafeView, reshape
 
@@ -199,10 +200,7 @@ def _batched_matmul(input, other):
     try:
         batch = np.broadcast_shapes(left.shape[:-2], right.shape[:-2])
     except ValueError:
-        raise RuntimeError(
-            f"The size of tensor a ({left.shape[0]}) must match the size of tensor b ({right.shape[0]}) at "
-            "non-singleton dimension 0"
-        ) from None
+        raise broadcast_error(left.shape[:-2], right.shape[:-2]) from None  # names the batch dim that clashes
     left = _expand_to(left, batch + (n, k))
     right = _expand_to(right, batch + (k, m))
     product = bmm(reshape(left, (-1, n, k)), reshape(right, (-1, k, m)))

@@ -6,7 +6,8 @@ import numpy as np
 
 from ndgrad._device import array_namespace, namespace_of
 from ndgrad._dtype import int64
-from ndgrad.ops._loss_base import array_of, constant, reduce_array, reduced, reduction_argument, spread
+from ndgrad.ops._checks import check_castable, no_complex_kernel
+from ndgrad.ops._loss_base import array_of, constant, reduce_array, reduced, reduction_argument, softplus_array, spread
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import minimum, where
 from ndgrad.ops.joining import broadcast_tensors
@@ -22,14 +23,15 @@ FUNCTIONAL = [
 
 class SoftMarginLoss(Op):
     """F.soft_margin_loss: log(1 + exp(-target * input)). ``target`` is a constant array: PyTorch defines no
-    gradient for it."""
+    gradient for it. PyTorch computes complex losses but refuses to differentiate them."""
 
     name, family = "soft_margin_loss", UNARY
     saves = ("x",)
+    complex_autograd = False
 
     @staticmethod
     def forward(xp, x, target, reduction):
-        return reduce_array(xp, xp.logaddexp(0, -target * x), reduction)
+        return reduce_array(xp, softplus_array(xp, -target * x), reduction)
 
     @staticmethod
     def partial(ctx, x):
@@ -202,6 +204,7 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
             raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
         if weight.dtype is not input.dtype:
             raise RuntimeError(f"expected scalar type {input.dtype.title} but found {weight.dtype.title}")
+    no_complex_kernel("multi_margin_loss_cpu_kernel", input)
     values = target._data.reshape(-1).astype(int64.numpy)
     if values.size and (values.min() < 0 or values.max() >= classes):
         raise RuntimeError("target out of range")
@@ -213,6 +216,7 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     """Multi-label hinge loss over the listed target classes (see torch.nn.functional.multilabel_margin_loss)."""
     reduction = reduction_argument(size_average, reduce, reduction)
     _check_rows(input, target, "multilabel_margin_loss", lambda x, t: t.shape == x.shape)
+    no_complex_kernel("multilabel_margin_loss_forward_out_frame", input)
     values = _rows(target._data).astype(int64.numpy)
     listed = namespace_of(values).cumprod(values != -1, axis=1).astype(bool)
     if ((values < 0) | (values >= values.shape[1]))[listed].any():
@@ -227,6 +231,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument 'target'. "
                            "This input cannot have requires_grad True.")
     _, target = broadcast_tensors(input, target)  # PyTorch's error for shapes that do not broadcast
+    check_castable(input, target)
     return SoftMarginLoss.apply(input, target=array_of(target, input), reduction=reduction)
 
 

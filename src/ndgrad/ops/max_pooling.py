@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import REDUCTION, SHAPE, Op
 from ndgrad.ops._pool_windows import (
     COUNTS,
@@ -120,6 +121,7 @@ class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
 def _max_pool(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     kernel, stride, padding, dilation, out = pool_arguments(
         op.name, input, nd, kernel_size, stride, padding, dilation, ceil_mode)
+    no_complex_kernel(f"max_pool{nd}d", input)
     result, indices = op.apply(input, kernel_size=kernel, stride=stride, padding=padding, dilation=dilation,
                                out_size=tuple(out))
     return (result, indices) if return_indices else result
@@ -217,6 +219,7 @@ def _fractional_max_pool(op, nd, input, kernel_size, output_size, output_ratio, 
     from ndgrad._creation import rand
 
     name = op.name
+    no_complex_kernel(f"fractional_max_pool{nd}d_out_frame", input)
     if output_size is None and output_ratio is None:
         raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
     if output_size is None:
@@ -376,6 +379,7 @@ def _max_unpool(op, nd, input, indices, output_size):
     check(input.ndim in (nd + 1, nd + 2), f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d Tensor, "
           f"but got a tensor with {input.ndim} dimensions.")
     check(indices.dtype.title == "Long", f"elements in indices should be type int64 but got: {indices.dtype.title}")
+    require_float(input, f"max_unpool{max(nd, 2)}d")
     check(indices.shape == input.shape, f"Expected shape of indices to be same as that of the input tensor "
           f"({list(input.shape)}) but got indices tensor with shape: {list(indices.shape)}")
     values = indices._data

@@ -171,8 +171,8 @@ def threshold_(input, threshold, value):
 
 
 def _threshold(input, limit, value, inplace):
-    if input.dtype.title == "Bool":
-        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    if input.dtype.title == "Bool" or input.dtype.is_complex:
+        raise NotImplementedError(f"\"threshold_cpu\" not implemented for '{input.dtype.title}'")
     op = ThresholdInPlace if inplace else Threshold
     return (op.apply_ if inplace else op.apply)(input, threshold=limit, value=value)
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ndgrad._device import namespace_of
 from ndgrad.autograd.grad_mode import no_grad
-from ndgrad.ops._checks import constant_like
+from ndgrad.ops._checks import constant_like, no_complex_kernel
 from ndgrad.ops._op import REDUCTION, Op
 
 __all__ = ["layer_norm", "rms_norm", "batch_norm", "group_norm", "instance_norm"]
@@ -174,11 +174,15 @@ def _group_xhat(ctx, x):
 
 
 # ---- functions ------------------------------------------------------------------------------------------------
-def _check_affine(x, *parameters):
-    """PyTorch's CPU check: the first parameter given must have x's dtype ("mixed dtype"), then every other."""
+def _check_affine(x, *parameters, kernel=None):
+    """PyTorch's CPU check: the first parameter given must have x's dtype ("mixed dtype"; a complex one is always
+    compared with Float), then the kernel (which has no complex version) refuses, then every other parameter."""
     given = [t for t in parameters if t is not None]
     if given and given[0].dtype != x.dtype:
-        raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of {x.dtype.title}")
+        expected = "Float" if x.dtype.is_complex or given[0].dtype.is_complex else x.dtype.title
+        raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of {expected}")
+    if kernel is not None:
+        no_complex_kernel(kernel, x)
     for t in given[1:]:
         if t.dtype != x.dtype:
             raise RuntimeError(f"expected scalar type {x.dtype.title} but found {t.dtype.title}")
@@ -209,7 +213,7 @@ def _normalized_axes(function, input, normalized_shape, weight, bias=None):
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalise over the trailing dims ``normalized_shape`` (see torch.nn.functional.layer_norm)."""
     axes = _normalized_axes("layer_norm", input, normalized_shape, weight, bias)
-    _check_affine(input, weight, bias)
+    _check_affine(input, weight, bias, kernel="LayerNormKernelImpl")
     return NativeLayerNorm.apply(input, weight, bias, axes=axes, eps=eps)
 
 
@@ -252,6 +256,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
+    no_complex_kernel("batch_norm", input)
     _check_affine(input, weight, bias, running_mean, running_var)
     if training and (running_mean is not None or running_var is not None):
         _update_running(input, running_mean, running_var, momentum)
@@ -284,7 +289,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         if t is not None and (t.ndim != 1 or t.numel() != channels):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
-    _check_affine(input, weight, bias)
+    _check_affine(input, weight, bias, kernel="GroupNormKernelImpl")
     return NativeGroupNorm.apply(input, weight, bias, num_groups=num_groups, eps=eps)
 
 

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import REDUCTION
 from ndgrad.ops._pool_windows import adaptive_size, adaptive_windows, pool_arguments, require_float, single
 from ndgrad.ops._separable import Separable, as_tuple, check
@@ -100,6 +101,7 @@ def _avg_pool(op, nd, input, kernel_size, stride, padding, ceil_mode, count_incl
     verb = "must be" if nd == 3 else "must either be"
     kernel, stride, padding, _, out = pool_arguments(op.name, input, nd, kernel_size, stride, padding, 1,
                                                       ceil_mode, verb)
+    no_complex_kernel("avg_pool3d_out_frame" if nd == 3 else "avg_pool2d", input)
     divisors = (divisor_override,) + (1,) * (nd - 1) if divisor_override else (None,) * nd
     matrices = tuple(_average_matrix(n, *args, count_include_pad, d)
                      for n, args, d in zip(input.shape[-nd:], zip(kernel, stride, padding, out), divisors))

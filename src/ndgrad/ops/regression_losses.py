@@ -5,6 +5,7 @@ The ones PyTorch records as one node are primitives; the rest are composites of 
 
 import math
 
+from ndgrad.ops._checks import check_castable, no_complex_kernel
 from ndgrad.ops._loss_base import Pointwise, reduce_array, reduced, reduction_argument, warn_sizes
 from ndgrad.ops._op import UNARY
 from ndgrad.ops.comparison import where
@@ -71,6 +72,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     input, target = broadcast_tensors(input, target)
     if weight is not None:
         return _weighted((input - target) ** 2, weight, reduction, input)
+    no_complex_kernel("mse_cpu", input, target)
     return MseLoss.apply(input, target, reduction=reduction)
 
 
@@ -104,6 +106,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     input, target = broadcast_tensors(input, target)
     if beta == 0.0:
         return reduced((input - target).abs(), reduction)
+    no_complex_kernel("smooth_l1_cpu", input, target)
     return SmoothL1Loss.apply(input, target, reduction=reduction, beta=float(beta))
 
 
@@ -114,6 +117,8 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = broadcast_tensors(input, target)
+    check_castable(input, target)
+    no_complex_kernel("huber_cpu", input, target)
     if weight is not None:
         loss = HuberLoss.apply(input, target, reduction="none", delta=float(delta))
         return _weighted(loss, weight, reduction, input, mean_by_weight=False)

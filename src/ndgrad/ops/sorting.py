@@ -4,6 +4,7 @@ Only sort and topk values are differentiable: their gradient goes back to the po
 """
 
 from ndgrad import return_types
+from ndgrad.ops._checks import no_complex, no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.shape import wrap_dim
 
@@ -154,12 +155,14 @@ class SearchSorted(Op):
 def sort(input, dim=-1, descending=False, stable=None):
     """Sorted values and their indices along ``dim``; equal elements keep their order (see torch.sort)."""
     dim = wrap_dim(dim, input.ndim)
+    no_complex(input, " Sort does not support complex dtypes on CPU", RuntimeError)
     op = Sort if stable is None else SortStable
     return return_types.sort(op.apply(input, dim=dim, descending=descending))
 
 
 def argsort(input, dim=-1, descending=False, stable=False):
     """The indices that sort input along ``dim`` (see torch.argsort)."""
+    no_complex(input, " Sort does not support complex dtypes on CPU", RuntimeError)
     return ArgSort.apply(input, dim=wrap_dim(dim, input.ndim), descending=descending)
 
 
@@ -171,11 +174,13 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     size = input.shape[dim] if input.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
+    no_complex(input, " topk does not support complex dtypes on CPU", RuntimeError)
     return return_types.topk(Topk.apply(input, k=k, dim=dim, largest=largest, sorted=sorted))
 
 
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct elements (or slices along ``dim``), sorted (see torch.unique)."""
+    no_complex_kernel("unique" if dim is None else "unique_dim", input)
     if dim is None:
         values, inverse, counts = Unique.apply(input)
     else:
@@ -210,6 +215,7 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         from ndgrad._creation import tensor
 
         input = tensor([input], device=sorted_sequence.device)
+    no_complex_kernel("searchsorted_out_cpu", sorted_sequence, input)
     boundaries, shape = sorted_sequence.shape, input.shape
     if len(boundaries) != 1 and (len(boundaries) != len(shape) or boundaries[:-1] != shape[:-1]):
         raise RuntimeError(

@@ -1,5 +1,6 @@
 """How in-place writes through views reach the graph: CopySlices (the base's new history) and AsStrided (a
-view's history rebuilt from its base), both driven by the view's recorded steps.
+view's history rebuilt from its base), both driven by the view's recorded steps; and the in-place view ops
+(squeeze_, t_, ...), which change a tensor's own shape.
 
 Note [views and in-place]: a view remembers the view ops that made it from its base (``_view_steps``). Writing
 into a view in place changes the base's values, so the base gets a new grad_fn, CopySlices, whose backward
@@ -9,6 +10,7 @@ view of that base then sees new values, so each live view's grad_fn is rebuilt f
 
 from ndgrad.autograd.forward_ad import _set_tangent, _tangent
 from ndgrad.ops._op import Op
+from ndgrad.ops.shape import Squeeze, SqueezeDim, SqueezeInplace, T, Transpose, Unsqueeze, normalize_dims, wrap_dim
 
 __all__ = []
 
@@ -107,3 +109,84 @@ def _take_tangent(tensor, source):
     tangent = _tangent(source)
     if tangent is not None:
         _set_tangent(tensor, tangent)
+
+
+# ---- in-place view ops: PyTorch records them under their own node names -----------------------------------------
+class SqueezeAllInplace(Squeeze):
+    name = None  # the out-of-place op is the one the table tests
+    node_name = "SqueezeBackward3"
+
+
+class SqueezeDimsInplace(SqueezeDim):
+    name = None  # the out-of-place op is the one the table tests
+    node_name = "SqueezeBackward5"
+
+
+class UnsqueezeInplace(Unsqueeze):
+    name = None  # the out-of-place op is the one the table tests
+    node_name = "UnsqueezeBackward1"
+
+
+class TransposeInplace(Transpose):
+    name = None  # the out-of-place op is the one the table tests
+    node_name = "TransposeBackward1"
+
+
+class TInplace(T):
+    name = None  # the out-of-place op is the one the table tests
+    node_name = "TBackward1"
+
+
+def view_in_place(tensor, op, **params):
+    """Make ``tensor`` itself the view ``op`` gives: its shape changes, its version counts a write, and with
+    autograd ``op`` becomes its grad_fn. A view stays a view of its base, one step longer."""
+    tensor._check_inplace()
+    out = op.apply(tensor, **params)
+    tensor._data = out._data
+    tensor._bump_version()
+    if out.grad_fn is not None:
+        tensor.grad_fn, tensor._output_nr = out.grad_fn, 0
+    if tensor._base is not None:
+        tensor._view_steps = out._view_steps
+    _take_tangent(tensor, out)
+    return tensor
+
+
+def squeeze_(input, dim=None):
+    if dim is None:
+        return view_in_place(input, SqueezeAllInplace)
+    dims = normalize_dims(dim, input.ndim)
+    return view_in_place(input, SqueezeInplace if isinstance(dim, int) else SqueezeDimsInplace, dims=dims)
+
+
+def unsqueeze_(input, dim):
+    return view_in_place(input, UnsqueezeInplace, dim=wrap_dim(dim, input.ndim + 1))
+
+
+def transpose_(input, dim0, dim1):
+    return view_in_place(input, TransposeInplace, dim0=wrap_dim(dim0, input.ndim), dim1=wrap_dim(dim1, input.ndim))
+
+
+def t_(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return view_in_place(input, TInplace)
+
+
+class InplaceViewMethods:
+    """The Tensor methods of the in-place view ops: one line each."""
+
+    __slots__ = ()
+
+    def squeeze_(self, dim=None):
+        return squeeze_(self, dim)
+    def unsqueeze_(self, dim):
+        return unsqueeze_(self, dim)
+    def transpose_(self, dim0, dim1):
+        return transpose_(self, dim0, dim1)
+    def swapdims_(self, dim0, dim1):
+        return transpose_(self, dim0, dim1)
+    def swapaxes_(self, axis0, axis1):
+        return transpose_(self, axis0, axis1)
+    def t_(self):
+        return t_(self)

@@ -13,8 +13,15 @@ def functional(name, *args, **kwargs):
                 lambda lib, *tensors: getattr(lib.nn.functional, name)(*tensors, *args, **kwargs))
 
 
+# A convolution and its transpose with one weight: the first tiny case, so that its complex version checks both rules.
+ROUND_TRIP = Call("F.conv_transpose1d(F.conv1d(x, y, z, padding=1), y, stride=2)",
+                  lambda lib, x, w, b: lib.nn.functional.conv_transpose1d(
+                      lib.nn.functional.conv1d(x, w, b, padding=1), w, stride=2))
+
+
 def conv_cases(op, rng):
-    """(name, input shape, weight shape, bias?, keywords): the tiny case first."""
+    """(name, input shape, weight shape, bias?, keywords): the tiny cases first."""
+    cases = [Case(op, (draw(rng, (1, 2, 4)), draw(rng, (2, 2, 2)), draw(rng, (2,))), ROUND_TRIP)]
     specs = [
         ("conv2d", ((1, 1, 3, 3), C), ((2, 1, 2, 2), C), True, {}),  # 9 + 8 + 2 elements
         ("conv1d", ((1, 2, 5), C), ((2, 2, 2), C), False, {"stride": 2, "padding": 1}),
@@ -30,7 +37,6 @@ def conv_cases(op, rng):
         ("conv_transpose1d", ((2, 2, 4), C), ((2, 3, 3), C), False, {"stride": 3, "dilation": 2}),
         ("conv_transpose1d", ((1, 2, 3), C), ((2, 2, 2), C), True, {}),
     ]
-    cases = []
     for name, x, weight, bias, kwargs in specs:
         inputs = [draw(rng, x[0], layout=x[1]), draw(rng, weight[0], layout=weight[1])]
         if bias:
