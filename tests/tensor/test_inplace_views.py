@@ -44,6 +44,21 @@ print(x.grad)
 """)
 
 
+@pytest.mark.parametrize("program", [
+    "w = torch.tensor([1., 2., 3., 4.], requires_grad=True); x = w * 1; v = x[1:3]\n"
+    "x.unsqueeze_(0); v.mul_(10); (x * torch.arange(4.)).sum().backward()",
+    "w = torch.arange(6.).reshape(2, 3).requires_grad_(); x = w * 1; v = x[0]\n"
+    "x.t_(); v.mul_(10); (x * torch.arange(6.).reshape(3, 2)).sum().backward()",
+    "w = torch.arange(6.).reshape(1, 2, 3).requires_grad_(); x = w * 1; v = x[0, :, 1]\n"
+    "x.squeeze_(0); x.transpose_(0, 1); v.add_(5); (x * torch.arange(6.).reshape(3, 2)).sum().backward()",
+    "w = torch.arange(6.).reshape(2, 3).requires_grad_(); x = w * 1; v = x[:, 1:]\n"
+    "x.unsqueeze_(1); x.transpose_(0, 2); x.mul_(2); v.sub_(1); (x.sum() + v.sum()).backward()",
+])
+def test_views_taken_before_the_base_changed_shape_in_place(same, program):
+    """A view made before its base was squeezed, unsqueezed or transposed in place, then written in place."""
+    same(program + "\nprint(x, v, w.grad, x.grad_fn.name(), v.grad_fn.name())")
+
+
 def test_chained_and_untracked(same):
     same("""
 x = torch.ones(2, 1, 3, requires_grad=True)

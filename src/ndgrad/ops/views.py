@@ -10,7 +10,17 @@ view of that base then sees new values, so each live view's grad_fn is rebuilt f
 
 from ndgrad.autograd.forward_ad import _set_tangent, _tangent
 from ndgrad.ops._op import Op
-from ndgrad.ops.shape import Squeeze, SqueezeDim, SqueezeInplace, T, Transpose, Unsqueeze, normalize_dims, wrap_dim
+from ndgrad.ops.shape import (
+    Squeeze,
+    SqueezeDim,
+    SqueezeInplace,
+    T,
+    Transpose,
+    Unsqueeze,
+    View,
+    normalize_dims,
+    wrap_dim,
+)
 
 __all__ = []
 
@@ -141,7 +151,12 @@ def view_in_place(tensor, op, **params):
     """Make ``tensor`` itself the view ``op`` gives: its shape changes, its version counts a write, and with
     autograd ``op`` becomes its grad_fn. A view stays a view of its base, one step longer."""
     tensor._check_inplace()
+    old_shape = tuple(tensor._data.shape)
     out = op.apply(tensor, **params)
+    if tensor._base is None and tensor._views:  # its views' steps start from its old shape: undo the change first
+        undo = _undo_step(op, params, old_shape)
+        for view in tensor._views:
+            view._view_steps = (undo, *view._view_steps)
     tensor._data = out._data
     tensor._bump_version()
     if out.grad_fn is not None:
@@ -150,6 +165,14 @@ def view_in_place(tensor, op, **params):
         tensor._view_steps = out._view_steps
     _take_tangent(tensor, out)
     return tensor
+
+
+def _undo_step(op, params, old_shape):
+    """The view step that takes a base changed in place by ``op`` back to its old layout (a transpose undoes itself;
+    squeezing and unsqueezing only add or drop size-1 dims, which a view to the old shape restores)."""
+    if issubclass(op, (Transpose, T)):
+        return (op, params, 0, "")
+    return (View, {"shape": old_shape}, 0, "")
 
 
 def squeeze_(input, dim=None):
