@@ -59,6 +59,20 @@ def test_views_taken_before_the_base_changed_shape_in_place(same, program):
     same(program + "\nprint(x, v, w.grad, x.grad_fn.name(), v.grad_fn.name())")
 
 
+@pytest.mark.parametrize("make", ["y.squeeze_()", "y.t_()", "y.unsqueeze_(0)", "y.transpose_(0, 1)", "2 - y"])
+def test_the_modified_error_names_the_node_as_torch(same, make):
+    """PyTorch's message drops "Backward0" but keeps another number: Squeeze3, T1, Rsub1."""
+    same(f"""
+a = torch.ones(2, 1, requires_grad=True)
+y = a * 1
+r = {make}
+z = r * r
+with torch.no_grad():
+    r.add_(1)
+z.sum().backward()
+""")
+
+
 def test_chained_and_untracked(same):
     same("""
 x = torch.ones(2, 1, 3, requires_grad=True)

@@ -62,9 +62,11 @@ class Node:
         return type(self).__name__
 
     def _short_name(self):
-        """The name PyTorch's messages use: MulBackward0 -> Mul."""
-        name = self.name()
-        return name[: name.rfind("Backward")] if "Backward" in name else name
+        """The name PyTorch's messages use: MulBackward0 -> Mul, RsubBackward1 -> Rsub1."""
+        head, backward, number = self.name().rpartition("Backward")
+        if not backward:
+            return number  # no "Backward" in the name: rpartition leaves it whole in the last part
+        return head if number == "0" else head + number
 
     @property
     def next_functions(self):
