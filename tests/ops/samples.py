@@ -335,7 +335,7 @@ COMPLEX_FAMILIES = {
     "complex_numbers", "reduction", "selection", "scan", "shape", "splitting", "joining", "indexing", "linalg",
     "products", "solvers", "lu", "decompositions", "matrix_functions", "eigen", "convolutions",
     "sorting", "regression_losses", "classification_losses", "margin_losses", "pooling", "max_pooling", "resampling",
-    "gather_scatter", "normalization", "more_activations", "softmaxes",
+    "gather_scatter", "normalization", "more_activations", "softmaxes", "layers", "dropout", "attention", "einsums",
 }
 COMPLEX_VARIANTS = 2  # complex versions of this many of an op's smooth tiny cases
 

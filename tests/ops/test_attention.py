@@ -67,6 +67,8 @@ ERRORS = [
     f"{S}({Q4}.long(), {K4}.long(), {V4}.long())",
     f"{S}(1.0, {K4}, {V4})",
     f"{S}({Q4}, {K4}, {V4}, attn_mask=[[True]])",
+    f"{S}({Q4}.to(lib.complex128), {K4}.to(lib.complex128), {V4}.to(lib.complex128))",
+    f"{S}({Q4}.to(lib.complex64).requires_grad_(), {K4}.to(lib.complex64), {V4}.to(lib.complex64))",
 ]
 
 

@@ -32,6 +32,15 @@ ERRORS = [
     ("bce_logits_size", lambda lib: F(lib).binary_cross_entropy_with_logits(lib.ones(3, 4), lib.ones(3))),
     ("bce_size", lambda lib: F(lib).binary_cross_entropy(lib.ones(3, 4) / 2, lib.ones(4))),
     ("bce_range", lambda lib: F(lib).binary_cross_entropy(lib.ones(3) * 2, lib.ones(3))),
+    *[(f"bce_logits_complex_{name}", lambda lib, target=target, weights=weights:
+       F(lib).binary_cross_entropy_with_logits(lib.ones(2, 3), lib.ones(2, 3, dtype=getattr(lib, target)),
+                                               **{k: lib.ones(3, dtype=getattr(lib, d)) for k, d in weights.items()}))
+      for name, target, weights in [
+          ("target_pos_weight", "complex128", {"pos_weight": "float32"}),
+          ("target64_pos_weight", "complex64", {"pos_weight": "float64"}),
+          ("pos_weight", "float32", {"pos_weight": "complex128"}),
+          ("weight", "float32", {"weight": "complex64"}),
+          ("target_weight", "complex128", {"weight": "float32", "pos_weight": "float64"})]],
     ("kl_div_reduction", lambda lib: F(lib).kl_div(lib.ones(3), lib.ones(3), reduction="avg")),
     ("multilabel_soft_margin_reduction",
      lambda lib: F(lib).multilabel_soft_margin_loss(lib.ones(2, 3), lib.ones(2, 3), reduction="avg")),

@@ -22,6 +22,10 @@ ERRORS = [
     f"{F}.dropout1d(lib.ones(3), 0.5)",
     f"{F}.dropout2d(lib.ones(3), 0.5)",
     f"{F}.feature_alpha_dropout(lib.ones(3), 0.5, True)",
+] + [  # no complex Bernoulli mask; no float scale into an integer input
+    f"{F}.{name}(lib.ones(2, 3, 4, dtype=lib.{dtype}), 0.5, True)"
+    for name in ("dropout", "dropout1d", "dropout2d", "dropout3d", "alpha_dropout", "feature_alpha_dropout")
+    for dtype in ("complex128", "complex64", "int64", "bool")
 ]
 
 

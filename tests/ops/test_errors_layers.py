@@ -41,10 +41,28 @@ F = "lib.nn.functional"
     f"{F}.bilinear(lib.ones(2, 3), lib.ones(2, 4), lib.ones(5, 3, 4), lib.ones(1, 5))",
     f"{F}.bilinear(lib.ones(()), lib.ones(()), lib.ones(5, 3, 4))",
     f"{F}.cosine_similarity(lib.ones(2, 3), lib.ones(2, 4))",
+    f"{F}.cosine_similarity(lib.ones(2, 3, dtype=lib.complex128), lib.ones(2, 3))",
+    f"{F}.cosine_similarity(lib.ones(2, 3, dtype=lib.complex64, requires_grad=True), lib.ones(2, 3, dtype=lib.cfloat))",
+    f"{F}.cosine_similarity(lib.ones(2, 3).long(), lib.ones(2, 3).bool())",
     f"{F}.pdist(lib.ones(3))",
     f"{F}.pdist(lib.ones(3, 2), -1)",
     f"{F}.pdist(lib.ones(3, 2).long())",
     f"{F}.pdist(lib.ones(2, 3, 2))",
+    # mixed dtypes: the fused (addmm) and matmul paths of linear word them differently
+    *[f"{F}.linear(lib.ones({x}, dtype=lib.{a}), lib.ones(4, 3, dtype=lib.{b}), lib.ones({bias}, dtype=lib.{c}))"
+      for x in ("(3,)", "(2, 3)", "(5, 2, 3)") for bias in ("(4,)", "(1, 4)")
+      for a, b, c in (("complex128", "float64", "float64"), ("float64", "complex128", "complex128"),
+                      ("float64", "float64", "complex128"), ("complex128", "complex128", "float32"))],
+    f"{F}.linear(lib.ones(5, 3, 2, dtype=lib.complex128).transpose(1, 2), lib.ones(4, 3), lib.ones(4))",
+    f"{F}.linear(lib.ones(3, dtype=lib.complex128), lib.ones(4, 3))",
+    f"{F}.linear(lib.ones(5, 3, 2).transpose(1, 2), lib.ones(4, 3), lib.ones(4, dtype=lib.complex128))",
+    f"{F}.bilinear(lib.ones(2, 3, dtype=lib.complex128), lib.ones(2, 4), lib.ones(5, 3, 4))",
+    f"{F}.bilinear(lib.ones(2, 3), lib.ones(2, 4), lib.ones(5, 3, 4), lib.ones(5, dtype=lib.complex128))",
+    f"{F}.bilinear(lib.ones(2, 3), lib.ones(3, 4, dtype=lib.float64), lib.ones(5, 3))",
+    f"{F}.bilinear(lib.ones(2, 3, dtype=lib.complex128, requires_grad=True), lib.ones(2, 4, dtype=lib.complex128), "
+    "lib.ones(5, 3, 4, dtype=lib.complex128))",
+    f"{F}.bilinear(lib.ones(2, 3, dtype=lib.complex128), lib.ones(2, 4, dtype=lib.complex128), "
+    "lib.ones(5, 3, 4, dtype=lib.complex128, requires_grad=True), lib.ones(5, dtype=lib.complex128))",
 ])
 def test_errors_like_torch(call):
     assert_raises_like_torch(call)

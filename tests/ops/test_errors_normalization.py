@@ -127,6 +127,22 @@ def test_batch_norm_argument_checks_match_torch_in_every_combination():
         assert raised(call, ndgrad) == raised(call, torch), (shape, combination, training)
 
 
+@pytest.mark.parametrize("input_dtype", ["float32", "float64", "complex128"])
+def test_mixed_dtype_checks_match_torch(input_dtype):
+    """The "mixed dtype" wording of layer_norm, group_norm and batch_norm for every mix of parameter dtypes."""
+    functions = [lambda lib, x, w, b: lib.nn.functional.layer_norm(x, (3,), w, b),
+                 lambda lib, x, w, b: lib.nn.functional.group_norm(x, 1, w, b),
+                 lambda lib, x, w, b: lib.nn.functional.batch_norm(x, lib.ones(3), lib.ones(3), w, b, training=True),
+                 lambda lib, x, w, b: lib.nn.functional.batch_norm(x, None, None, w, b, training=True)]
+    dtypes = ("float32", "float64", "complex128", None)
+    for function, weight, bias in itertools.product(functions, dtypes, dtypes):
+        def call(lib, function=function, weight=weight, bias=bias):
+            made = [None if d is None else lib.ones(3, dtype=getattr(lib, d)) for d in (weight, bias)]
+            return function(lib, lib.ones(2, 3, dtype=getattr(lib, input_dtype)), *made)
+
+        assert raised(call, ndgrad) == raised(call, torch), (weight, bias)
+
+
 @pytest.mark.parametrize("call", [
     f"{F}.rms_norm(lib.ones(2, 3, 4), (3,))",
     f"{F}.rms_norm(lib.ones(2, 3, 4), (4,), lib.ones(3))",

@@ -57,6 +57,10 @@ ERRORS = [
     f"{F}.interpolate({X4}.long(), size=2, mode='bicubic')",
     f"{F}.interpolate({X3}.long(), size=2, mode='linear')",
     f"{F}.interpolate({X5}.bool(), size=2)",
+    f"{F}.pad({X3}, (1, 1), value=1j)",
+    f"{F}.pad({X3}.to(lib.complex128), (1, 2), value=0.5 + 1j)",
+    f"{F}.pad({X3}, (1, 1), mode='reflect', value=1j)",
+    f"{F}.pad({X3}, (1, 1), value='a')",
 ]
 
 

@@ -18,6 +18,12 @@ ERRORS = [
     ("softmax_0d_dim_out_of_range", lambda lib: lib.nn.functional.softmax(lib.tensor(1.0), 1)),
     ("log_softmax_dim_out_of_range", lambda lib: lib.log_softmax(lib.ones(2, 3), -3)),
     ("log_softmax_float_dim", lambda lib: lib.log_softmax(lib.ones(2, 3), 0.5)),
+    ("gumbel_softmax_complex", lambda lib: lib.nn.functional.gumbel_softmax(lib.ones(2, 3, dtype=lib.complex128))),
+    ("gumbel_softmax_long_hard", lambda lib: lib.nn.functional.gumbel_softmax(lib.ones(2, 3).long(), hard=True)),
+    # torch names another kernel for the other dims than the last
+    *[(f"{name}_{dtype}_dim{dim}", lambda lib, name=name, dtype=dtype, dim=dim:
+       getattr(lib.nn.functional, name)(lib.ones(2, 3, dtype=getattr(lib, dtype)), dim))
+      for name in ("softmax", "log_softmax", "softmin") for dtype in ("int64", "bool") for dim in (0, -2, 1, -1)],
 ]
 
 

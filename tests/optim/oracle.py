@@ -94,3 +94,9 @@ def _compare(actual, expected, tolerance, where):
         assert actual == expected or abs(actual - expected) <= tolerance * max(1.0, abs(expected)), where
     else:
         assert type(actual) is type(expected) and actual == expected, where
+
+
+def case_id(case):
+    """A test id for an (optimizer name, options) case."""
+    name, options = case
+    return name + "-" + "-".join(f"{key}={value}" for key, value in options.items())

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import ndgrad
 
-from .oracle import STEPS, both
+from .oracle import STEPS, both, case_id
 
 OPTIONS = {
     "SGD": [
@@ -74,12 +74,7 @@ GROUPS = {
 }
 
 
-def _case_id(case):
-    name, options = case
-    return name + "-" + "-".join(f"{key}={value}" for key, value in options.items())
-
-
-@pytest.mark.parametrize("case", CASES, ids=map(_case_id, CASES))
+@pytest.mark.parametrize("case", CASES, ids=map(case_id, CASES))
 def test_trajectory_matches_torch(case):
     name, options = case
     expected, actual, torch_optimizer, ndgrad_optimizer = both(name, options)

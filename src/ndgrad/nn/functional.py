@@ -51,6 +51,7 @@ from ndgrad.ops import (  # noqa: E402
     convolutions,
     ctc,
     dropout,
+    embedding_bag,
     layers,
     margin_losses,
     max_pooling,
@@ -63,6 +64,6 @@ from ndgrad.ops import (  # noqa: E402
 )
 
 for _module in (softmaxes, regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropout,
-                more_activations, normalization, convolutions, max_pooling, pooling, resampling):
+                embedding_bag, more_activations, normalization, convolutions, max_pooling, pooling, resampling):
     globals().update({name: getattr(_module, name) for name in _module.FUNCTIONAL})
     __all__ += _module.FUNCTIONAL

@@ -16,6 +16,7 @@ from ndgrad.ops import (
     dropout,
     eigen,
     einsums,
+    embedding_bag,
     gather_scatter,
     indexing,
     joining,

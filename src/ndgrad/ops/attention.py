@@ -31,6 +31,8 @@ def _check(query, key, value, attn_mask, dropout_p, is_causal):
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
                            f"attn_mask.dtype: {attn_mask.dtype.cpp_name} and  query.dtype: {query.dtype.cpp_name} "
                            "instead.")
+    if query.dtype.is_complex:  # torch's math path reaches its softmax, which has no complex kernel
+        raise NotImplementedError(f"\"softmax_lastdim_kernel_impl\" not implemented for '{query.dtype.title}'")
     if not query.dtype.is_floating_point:
         raise RuntimeError(f"expected scalar type Float but found {query.dtype.title}")
     if dropout_p > 1:

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from ndgrad._dtype import can_cast, promote_types
 from ndgrad.ops._checks import check_castable, no_complex, no_complex_kernel
 from ndgrad.ops._loss_base import (
     Pointwise,
@@ -178,8 +179,19 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
     no_complex_kernel("log_sigmoid_cpu", input)
+    # torch weighs the log-sigmoid (input's dtype) by pos_weight and the target, then the loss (target's dtype) by
+    # weight, both in place: no complex result into a real tensor
+    if pos_weight is not None:
+        _check_cast(promote_types(promote_types(input.dtype, pos_weight.dtype), target.dtype), input.dtype)
+    if weight is not None:
+        _check_cast(promote_types(target.dtype, weight.dtype), target.dtype)
     return BinaryCrossEntropyWithLogits.apply(input, target, reduction=reduction, weight=array_of(weight, input),
                                               pos_weight=array_of(pos_weight, input))
+
+
+def _check_cast(result, output):
+    if not can_cast(result, output):
+        raise RuntimeError(f"result type {result.title} can't be cast to the desired output type {output.title}")
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):

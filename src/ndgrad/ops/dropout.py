@@ -29,6 +29,12 @@ def _dropout(input, p, training, inplace, feature=False, alpha=False):
     if p == 1:
         zero = constant_like(0.0, input)
         return input.mul_(zero) if inplace else input * zero
+    if input.dtype.is_complex:  # torch draws the mask in input's dtype, and has no complex Bernoulli
+        raise NotImplementedError(f"\"bernoulli_scalar_cpu_\" not implemented for '{input.dtype.title}'")
+    if not input.dtype.is_floating_point:  # the float scale cannot go into an integer input
+        # alpha dropout's integer mask first turns a bool input into a long one
+        output = "Long" if alpha and input.dtype.name == "bool" else input.dtype.title
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {output}")
     shape = tuple(input.shape[:2]) + (1,) * (input.ndim - 2) if feature else tuple(input.shape)
     # NOTE: the mask is drawn by ndgrad's generator on the host (manual_seed applies) and moved to input's device
     keep = (_RandomState.generator.random(shape) >= p).astype(float)

@@ -3,7 +3,7 @@
 import math
 
 from ndgrad._device import namespace_of
-from ndgrad._dtype import int64
+from ndgrad._dtype import can_cast, int64, promote_types
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
 from ndgrad.ops._checks import constant_like
@@ -28,8 +28,9 @@ class Addmm(products.Addmm):
 class Trilinear(Op):
     """F.bilinear's product, as torch's _trilinear: out[b, k] = sum_ij x1[b, i] weight[k, i, j] x2[b, j]."""
 
-    name, family = "bilinear", MATMUL
+    name, family = "_trilinear", MATMUL
     saves = ("x1", "weight", "x2")
+    complex_autograd = False  # as PyTorch's
 
     @staticmethod
     def forward(xp, x1, weight, x2):
@@ -154,10 +155,8 @@ def linear(input, weight, bias=None):
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
                            f"{weight.ndim}D")
-    if input.dtype != weight.dtype or (bias is not None and bias.dtype != input.dtype):
-        other = weight.dtype if input.dtype != weight.dtype else bias.dtype
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {input.dtype.cpp_name} != "
-                           f"{other.cpp_name}")
+    if input.dtype != weight.dtype or (bias is not None and bias.dtype != weight.dtype):
+        _dtype_mismatch(input, weight, bias)
     if weight.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {weight.ndim}D")
     if input.shape[-1] != weight.shape[-1]:
@@ -176,6 +175,26 @@ def linear(input, weight, bias=None):
     return flat.view(*input.shape[:-1], weight.shape[0])
 
 
+def _dtype_mismatch(input, weight, bias):
+    """torch's error for F.linear's dtypes: its fused addmm path (a 2-d input, or a contiguous one with a bias of one
+    row) checks the bias against the weight first, then the input; its matmul path the input only."""
+    one_row = bias is not None and bias.ndim > 0 and bias.numel() == max(bias.shape)
+    if bias is not None and (input.ndim == 2 or (one_row and input.is_contiguous())):
+        if bias.dtype != weight.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got {bias.dtype.title} and "
+                               f"{weight.dtype.title}")
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {input.dtype.title} and "
+                           f"{weight.dtype.title}")
+    if input.dtype != weight.dtype and input.ndim > 2 and not input.is_contiguous():  # matmul's batched product
+        raise RuntimeError(f"expected scalar type {input.dtype.title} but found {weight.dtype.title}")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {input.dtype.cpp_name} != "
+                           f"{weight.dtype.cpp_name}")
+    if not can_cast(bias.dtype, weight.dtype):  # the matmul path adds the bias in place
+        raise RuntimeError(f"result type {bias.dtype.title} can't be cast to the desired output type "
+                           f"{weight.dtype.title}")
+
+
 def _check_expands(bias, target):
     """addmm expands the bias to the product's shape: PyTorch's expand errors."""
     shape = tuple(bias.shape)
@@ -192,6 +211,10 @@ def _check_expands(bias, target):
 
 def bilinear(input1, input2, weight, bias=None):
     """y[..., k] = x1 weight[k] x2 + bias[k] (see torch.nn.functional.bilinear)."""
+    named = {"input1": input1, "input2": input2, "weight": weight, **({} if bias is None else {"bias": bias})}
+    if any(x.dtype != input1.dtype for x in named.values()):
+        got = ", ".join(f"{name}: {x.dtype.cpp_name}" for name, x in named.items())
+        raise RuntimeError(f"All tensors must have the same dtype, got {got}")
     if input1.ndim != input2.ndim:
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
     for d in range(input1.ndim - 1):
@@ -212,9 +235,17 @@ def bilinear(input1, input2, weight, bias=None):
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got {size} but expected "
                            f"{weight.shape[0]}")
     batch = input1.shape[:-1]
-    out = Trilinear.apply(input1.reshape(-1, input1.shape[-1]), weight, input2.reshape(-1, input2.shape[-1]))
+    out = trilinear(input1.reshape(-1, input1.shape[-1]), weight, input2.reshape(-1, input2.shape[-1]))
     out = out.view(*batch, weight.shape[0])
     return out if bias is None else out + bias
+
+
+def trilinear(x1, weight, x2):
+    """bilinear's product without its batch handling, as torch._trilinear (which checks dtypes its own way)."""
+    if not x1.dtype == weight.dtype == x2.dtype:
+        found = weight.dtype if weight.dtype != x1.dtype else x2.dtype
+        raise RuntimeError(f"expected scalar type {x1.dtype.title} but found {found.title}")
+    return Trilinear.apply(x1, weight, x2)
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
@@ -280,6 +311,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Cosine of the angle between x1 and x2 along ``dim`` (see torch.nn.functional.cosine_similarity)."""
     from ndgrad.ops.joining import broadcast_tensors
 
+    common = promote_types(x1.dtype, x2.dtype)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {common.title}")
     x1, x2 = broadcast_tensors(x1, x2)
     norms = []
     for x in (x1, x2):

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from ndgrad._device import namespace_of
+from ndgrad._dtype import float32
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops._checks import constant_like, no_complex_kernel
 from ndgrad.ops._op import REDUCTION, Op
@@ -174,16 +175,19 @@ def _group_xhat(ctx, x):
 
 
 # ---- functions ------------------------------------------------------------------------------------------------
-def _check_affine(x, *parameters, kernel=None):
-    """PyTorch's CPU check: the first parameter given must have x's dtype ("mixed dtype"; a complex one is always
-    compared with Float), then the kernel (which has no complex version) refuses, then every other parameter."""
-    given = [t for t in parameters if t is not None]
-    if given and given[0].dtype != x.dtype:
-        expected = "Float" if x.dtype.is_complex or given[0].dtype.is_complex else x.dtype.title
-        raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of {expected}")
+def _check_affine(x, weight, bias, stats=(), kernel=None):
+    """PyTorch's CPU check: when the first of weight, bias and stats given has another dtype than x ("mixed dtype",
+    allowed only for float32 parameters of a reduced-precision x, which ndgrad lacks), every parameter must be float32
+    and x of reduced precision; then the kernel (which has no complex version) refuses, then each parameter in turn."""
+    given = [t for t in (weight, *stats, bias) if t is not None]
+    first = next((t for t in (weight, bias, *stats) if t is not None), None)
+    if first is not None and first.dtype != x.dtype:
+        if any(t.dtype is not float32 for t in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     if kernel is not None:
         no_complex_kernel(kernel, x)
-    for t in given[1:]:
+    for t in given:
         if t.dtype != x.dtype:
             raise RuntimeError(f"expected scalar type {x.dtype.title} but found {t.dtype.title}")
 
@@ -257,7 +261,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
     no_complex_kernel("batch_norm", input)
-    _check_affine(input, weight, bias, running_mean, running_var)
+    _check_affine(input, weight, bias, stats=(running_mean, running_var))
     if training and (running_mean is not None or running_var is not None):
         _update_running(input, running_mean, running_var, momentum)
     stats = {} if training else {"running_mean": running_mean._data.copy(), "running_var": running_var._data.copy()}

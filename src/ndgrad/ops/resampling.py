@@ -99,6 +99,8 @@ def _pad_sources(mode, size, before, after):
 
 def pad(input, pad, mode="constant", value=None):
     """Pad the last len(pad) // 2 dims (see torch.nn.functional.pad)."""
+    if isinstance(value, (complex, str)):
+        raise TypeError(f"pad(): argument 'value' (position 4) must be float, not {type(value).__name__}")
     pad = tuple(pad)
     check(len(pad) % 2 == 0, "Padding length must be divisible by 2")
     check(len(pad) // 2 <= input.ndim, "Padding length should be less than or equal to two times the input "

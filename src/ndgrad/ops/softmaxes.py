@@ -97,6 +97,8 @@ def _run(op, kernel, input, dim, dtype):
     if dtype is not None:
         input = input.to(dtype)  # as PyTorch: cast first (ToCopyBackward0), then the op in that dtype
     if not input.dtype.is_floating_point:
+        if wrap_dim(dim, max(input.ndim, 1)) != max(input.ndim, 1) - 1:
+            kernel = kernel.replace("_lastdim", "")  # torch's kernel for other dims than the last
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
     return op.apply(input, dim=wrap_dim(dim, max(input.ndim, 1)))
 
@@ -145,6 +147,9 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
 
     if eps != 1e-10:
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    if not logits.dtype.is_floating_point:  # torch draws the noise in logits' dtype
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
+                           f"floating point but you specified {logits.dtype.title}")
     # Gumbel(0, 1) noise: drawn by ndgrad's generator on the host, moved to logits' device
     noise = -constant_like(_RandomState.generator.exponential(size=tuple(logits.shape)), logits).log()
     soft = ((logits + noise) / tau).softmax(dim)

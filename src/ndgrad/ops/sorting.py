@@ -1,4 +1,4 @@
-"""Sorting and searching: sort, argsort, topk, unique, nonzero/argwhere, searchsorted, bucketize.
+"""Sorting and searching: sort, argsort, msort, topk, unique(_consecutive), nonzero/argwhere, searchsorted, bucketize.
 
 Only sort and topk values are differentiable: their gradient goes back to the positions the indices name.
 """
@@ -8,7 +8,10 @@ from ndgrad.ops._checks import no_complex, no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.shape import wrap_dim
 
-__all__ = ["sort", "argsort", "topk", "unique", "nonzero", "argwhere", "searchsorted", "bucketize"]
+__all__ = [
+    "sort", "argsort", "msort", "topk", "unique", "unique_consecutive", "nonzero", "argwhere", "searchsorted",
+    "bucketize",
+]
 
 
 def _sorted_order(xp, x, dim, descending):
@@ -113,6 +116,28 @@ class UniqueDim(Unique):
         return values, inverse.reshape(-1).astype(xp.int64), counts.astype(xp.int64)
 
 
+class UniqueConsecutive(Unique):
+    """torch.unique_consecutive: each run of equal elements (or slices along ``dim``) once, with the run of each
+    element (inverse) and the run lengths (counts)."""
+
+    node_name = "UniqueConsecutiveBackward0"
+    _kernel = "unique_consecutive"
+
+    @staticmethod
+    def forward(xp, x, dim):
+        if dim is None:
+            rows = x.reshape(-1, 1)
+        else:  # one row per slice along dim (-1 cannot size the rows of an empty array)
+            rows = xp.moveaxis(x, dim, 0).reshape(x.shape[dim], x.size // max(x.shape[dim], 1))
+        starts = xp.ones(rows.shape[0], dtype=bool)  # where a run begins: a row unlike the one before
+        starts[1:] = (rows[1:] != rows[:-1]).any(axis=1)
+        first = xp.flatnonzero(starts)
+        values = x.reshape(-1)[first] if dim is None else xp.take(x, first, axis=dim)
+        inverse = xp.cumsum(starts) - 1
+        counts = xp.diff(xp.append(first, rows.shape[0]))
+        return values, inverse.reshape(x.shape if dim is None else -1).astype(xp.int64), counts.astype(xp.int64)
+
+
 class Nonzero(Op):
     """torch.nonzero: the indices of the nonzero elements, one row each."""
 
@@ -166,6 +191,11 @@ def argsort(input, dim=-1, descending=False, stable=False):
     return ArgSort.apply(input, dim=wrap_dim(dim, input.ndim), descending=descending)
 
 
+def msort(input):
+    """input sorted along its first dim (see torch.msort)."""
+    return sort(input, 0).values
+
+
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (or smallest) elements along ``dim`` and their indices (see torch.topk)."""
     dim = wrap_dim(dim, input.ndim)
@@ -185,6 +215,22 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         values, inverse, counts = Unique.apply(input)
     else:
         values, inverse, counts = UniqueDim.apply(input, dim=wrap_dim(dim, input.ndim))
+    extra = ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+    return (values, *extra) if extra else values
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Each run of equal consecutive elements (or slices along ``dim``) once (see torch.unique_consecutive)."""
+    if dim is not None:
+        if input.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        dim = wrap_dim(dim, input.ndim)
+        if input.shape[dim] and 0 in input.shape:
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+        if input.shape.count(0) > 1:
+            raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ")
+    no_complex_kernel("unique" if dim is None else "unique_dim", input)
+    values, inverse, counts = UniqueConsecutive.apply(input, dim=dim)
     extra = ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
     return (values, *extra) if extra else values
 
@@ -244,10 +290,14 @@ class SortingMethods:
         return sort(self, dim, descending, stable)
     def argsort(self, dim=-1, descending=False, stable=False):
         return argsort(self, dim, descending, stable)
+    def msort(self):
+        return msort(self)
     def topk(self, k, dim=-1, largest=True, sorted=True):
         return topk(self, k, dim, largest, sorted)
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         return unique(self, sorted, return_inverse, return_counts, dim)
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return unique_consecutive(self, return_inverse, return_counts, dim)
     def nonzero(self, *, as_tuple=False):
         return nonzero(self, as_tuple=as_tuple)
     def argwhere(self):

@@ -2,18 +2,21 @@
 
 from ndgrad.optim import lr_scheduler
 from ndgrad.optim.adadelta import Adadelta
+from ndgrad.optim.adafactor import Adafactor
 from ndgrad.optim.adagrad import Adagrad
 from ndgrad.optim.adam import Adam
 from ndgrad.optim.adamax import Adamax
 from ndgrad.optim.adamw import AdamW
+from ndgrad.optim.asgd import ASGD
 from ndgrad.optim.lbfgs import LBFGS
 from ndgrad.optim.nadam import NAdam
 from ndgrad.optim.optimizer import Optimizer
 from ndgrad.optim.radam import RAdam
 from ndgrad.optim.rmsprop import RMSprop
+from ndgrad.optim.rprop import Rprop
 from ndgrad.optim.sgd import SGD
 
 __all__ = [
-    "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "LBFGS", "lr_scheduler", "NAdam", "Optimizer", "RAdam",
-    "RMSprop", "SGD",
+    "Adadelta", "Adafactor", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "lr_scheduler", "NAdam",
+    "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD",
 ]

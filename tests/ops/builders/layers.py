@@ -20,10 +20,10 @@ def linear_cases(op, rng):
 
 
 def _trilinear(lib, x1, weight, x2):
-    """The node under F.bilinear's view: torch._trilinear as torch's bilinear calls it, or our Trilinear."""
+    """The node under F.bilinear's view: torch._trilinear as torch's bilinear calls it, or ours."""
     if lib.__name__ == "torch":
         return lib._trilinear(x1, weight, x2, [1, 3], [0], [1, 2], [2, 3])
-    return layers.Trilinear.apply(x1, weight, x2)
+    return layers.trilinear(x1, weight, x2)
 
 
 def trilinear_cases(op, rng):

@@ -1,5 +1,6 @@
-"""The Transformer encoder (see torch.nn.TransformerEncoderLayer and TransformerEncoder): self-attention and a
-feed-forward block, each with a residual connection and a LayerNorm (before the block with norm_first, else after)."""
+"""The Transformer (see torch.nn.Transformer) and its encoder and decoder stacks: self-attention (the decoder adds
+attention over the encoder's output, the memory) and a feed-forward block, each with a residual connection and a
+LayerNorm (before the block with norm_first, else after)."""
 
 import copy
 import warnings
@@ -7,6 +8,7 @@ import warnings
 from ndgrad._creation import full
 from ndgrad.autograd.grad_mode import is_grad_enabled
 from ndgrad.nn import functional as F
+from ndgrad.nn.init import xavier_uniform_
 from ndgrad.nn.modules.activation import GELU, ReLU
 from ndgrad.nn.modules.attention import MultiheadAttention, canonical_mask
 from ndgrad.nn.modules.container import ModuleList
@@ -15,7 +17,8 @@ from ndgrad.nn.modules.linear import Linear
 from ndgrad.nn.modules.module import Module
 from ndgrad.nn.modules.normalization import LayerNorm
 
-__all__ = ["TransformerEncoderLayer", "TransformerEncoder"]
+__all__ = ["TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer", "TransformerDecoder",
+           "Transformer"]
 
 
 def _activation_function(activation):
@@ -153,3 +156,127 @@ class TransformerEncoder(Module):
                    first.norm2.bias, first.linear1.weight, first.linear1.bias, first.linear2.weight,
                    first.linear2.bias)
         return not (is_grad_enabled() and any(t.requires_grad for t in (src, *weights)))
+
+
+class TransformerDecoderLayer(Module):
+    """Self-attention over the target, attention over the memory, then a feed-forward network, each residual and
+    layer-normalised (see torch.nn.TransformerDecoderLayer)."""
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation=F.relu, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        factory = dict(device=device, dtype=dtype)
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias,
+                                            **factory)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout=dropout, batch_first=batch_first, bias=bias,
+                                                 **factory)
+        self.linear1 = Linear(d_model, dim_feedforward, bias=bias, **factory)
+        self.dropout = Dropout(dropout)
+        self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory)
+        self.norm_first = norm_first
+        self.norm1 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
+        self.norm2 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
+        self.norm3 = LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory)
+        self.dropout1 = Dropout(dropout)
+        self.dropout2 = Dropout(dropout)
+        self.dropout3 = Dropout(dropout)
+        self.activation = _activation_function(activation) if isinstance(activation, str) else activation
+
+    def __setstate__(self, state):
+        """As torch's: a layer unpickled or deep-copied without an ``activation`` entry in its __dict__ gets relu.
+        An activation Module lives in _modules, so copies (TransformerDecoder's layers) run relu, as torch's do."""
+        if "activation" not in state:
+            state["activation"] = F.relu
+        super().__setstate__(state)
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=False, memory_is_causal=False):
+        x = tgt
+        if self.norm_first:
+            x = x + self._sa_block(self.norm1(x), tgt_mask, tgt_key_padding_mask, tgt_is_causal)
+            x = x + self._mha_block(self.norm2(x), memory, memory_mask, memory_key_padding_mask, memory_is_causal)
+            return x + self._ff_block(self.norm3(x))
+        x = self.norm1(x + self._sa_block(x, tgt_mask, tgt_key_padding_mask, tgt_is_causal))
+        x = self.norm2(x + self._mha_block(x, memory, memory_mask, memory_key_padding_mask, memory_is_causal))
+        return self.norm3(x + self._ff_block(x))
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, is_causal=is_causal,
+                           need_weights=False)[0]
+        return self.dropout1(x)
+
+    def _mha_block(self, x, memory, attn_mask, key_padding_mask, is_causal=False):
+        x = self.multihead_attn(x, memory, memory, attn_mask=attn_mask, key_padding_mask=key_padding_mask,
+                                is_causal=is_causal, need_weights=False)[0]
+        return self.dropout2(x)
+
+    def _ff_block(self, x):
+        return self.dropout3(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+
+
+class TransformerDecoder(Module):
+    """``num_layers`` copies of a decoder layer, then an optional norm (see torch.nn.TransformerDecoder)."""
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        self.layers = ModuleList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
+        self.num_layers, self.norm = num_layers, norm
+
+    def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
+        batch_first = self.layers[0].self_attn.batch_first
+        length = tgt.shape[0] if tgt.dim() == 2 else tgt.shape[1 if batch_first else 0]
+        tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, length)
+        output = tgt
+        for layer in self.layers:
+            output = layer(output, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                           tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask,
+                           tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)
+        return output if self.norm is None else self.norm(output)
+
+
+class Transformer(Module):
+    """An encoder stack over ``src`` and a decoder stack over ``tgt`` that attends to the encoder's output, each
+    ending in a LayerNorm; matrices start Xavier-uniform (see torch.nn.Transformer)."""
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6, dim_feedforward=2048,
+                 dropout=0.1, activation=F.relu, custom_encoder=None, custom_decoder=None, layer_norm_eps=1e-5,
+                 batch_first=False, norm_first=False, bias=True, device=None, dtype=None):
+        super().__init__()
+        factory = dict(device=device, dtype=dtype)
+        layer_arguments = (d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
+                           norm_first, bias)
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            self.encoder = TransformerEncoder(TransformerEncoderLayer(*layer_arguments, **factory), num_encoder_layers,
+                                              LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            self.decoder = TransformerDecoder(TransformerDecoderLayer(*layer_arguments, **factory), num_decoder_layers,
+                                              LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory))
+        self._reset_parameters()
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+
+    def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
+                tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
+                memory_is_causal=False):
+        if src.dim() == 3 and src.shape[0 if self.batch_first else 1] != tgt.shape[0 if self.batch_first else 1]:
+            raise RuntimeError("the batch number of src and tgt must be equal")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise RuntimeError("the feature number of src and tgt must be equal to d_model")
+        memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
+        return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,
+                            tgt_key_padding_mask=tgt_key_padding_mask, memory_key_padding_mask=memory_key_padding_mask,
+                            tgt_is_causal=tgt_is_causal, memory_is_causal=memory_is_causal)
+
+    @staticmethod
+    def generate_square_subsequent_mask(sz, device=None, dtype=None):
+        """The causal mask of a length-``sz`` sequence: -inf above the diagonal, 0 on and below it."""
+        return _square_subsequent_mask(sz, device=device, dtype=dtype)
+
+    def _reset_parameters(self):
+        for p in self.parameters():
+            if p.dim() > 1:
+                xavier_uniform_(p)
