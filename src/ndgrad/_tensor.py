@@ -11,7 +11,21 @@ import numpy as np
 from ndgrad import _dlpack, ops
 from ndgrad._device import device as Device
 from ndgrad._device import device_of_array, parse_to, to_device
-from ndgrad._dtype import _BY_NUMPY, bool_, float16, float32, float64, int32, int64, legacy_type_name
+from ndgrad._dtype import (
+    _BY_NUMPY,
+    bool_,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    legacy_type_name,
+    uint8,
+)
 from ndgrad._operators import OperatorMethods
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph import RETAINING, AccumulateGrad, NodeHooks
@@ -508,6 +522,21 @@ class Tensor(
 
     def half(self):
         return self.to(float16)
+
+    def cfloat(self):
+        return self.to(complex64)
+
+    def cdouble(self):
+        return self.to(complex128)
+
+    def short(self):
+        return self.to(int16)
+
+    def byte(self):
+        return self.to(uint8)
+
+    def char(self):
+        return self.to(int8)
 
     def long(self):
         return self.to(int64)

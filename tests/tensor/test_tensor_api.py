@@ -309,6 +309,7 @@ print(t.to(torch.float32) is t, t.to('cpu') is t, t.to(t) is t, t.float() is t, 
 print(t.to(torch.ones(1, dtype=torch.int64)), t.to('cpu', torch.float64).dtype, t.to(dtype=torch.int8))
 x = torch.tensor([1.5], requires_grad=True)
 print(x.double(), x.double().grad_fn, x.to(torch.int64).requires_grad, x.float() is x)
+print(t.cfloat(), t.cdouble().dtype, t.short(), t.byte().dtype, t.char(), x.cdouble(), x.cfloat().grad_fn)
 """
     )
 
