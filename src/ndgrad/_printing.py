@@ -179,3 +179,20 @@ def _add_suffixes(text, suffixes, indent):
             out += ", " + s
             used += len(s) + 2
     return out
+
+
+def typename(obj):
+    """The type name PyTorch's messages print: ``ndgrad.FloatTensor`` for a tensor, ``int``, ``a.b.Class``
+    (see torch.typename)."""
+    from ndgrad._tensor import Tensor
+
+    if isinstance(obj, Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", "") or ""
+    if hasattr(obj, "__qualname__"):
+        name = obj.__qualname__
+    elif hasattr(obj, "__name__"):
+        name = obj.__name__
+    else:
+        module, name = type(obj).__module__ or "", type(obj).__qualname__
+    return name if module in ("", "builtins") else f"{module}.{name}"

@@ -538,3 +538,8 @@ print(x.grad)
 """
     )
     assert expected.stdout.splitlines()[0] == "tensor([1., 1.], requires_grad=True) <class 'ndgrad.Tensor'> True None"
+
+
+def test_typename(same):
+    same("print(torch.typename(torch.ones(1)), torch.typename(torch.ones(1, dtype=torch.int64)), torch.typename(3), "
+         "torch.typename([1]), torch.typename(torch.nn.Linear(1, 1)), torch.typename(torch.nn.Linear))")

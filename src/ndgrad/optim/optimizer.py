@@ -10,6 +10,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from itertools import chain
 
+from ndgrad._printing import typename
 from ndgrad._tensor import Tensor
 from ndgrad.autograd.graph_api import RemovableHandle
 from ndgrad.autograd.leaks import note_optimizer, note_step
@@ -47,20 +48,6 @@ def register_optimizer_step_pre_hook(hook):
 def register_optimizer_step_post_hook(hook):
     """Call ``hook(optimizer, args, kwargs)`` after every optimizer's step."""
     return _register(_global_step_post_hooks, hook)
-
-
-def typename(obj):
-    """The dotted type name torch's messages print: ``ndgrad.FloatTensor``, ``int``, ``numpy.ndarray``."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        name = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        name = obj.__name__
-    else:
-        module, name = type(obj).__module__ or "", type(obj).__qualname__
-    return name if module in ("", "builtins") else f"{module}.{name}"
 
 
 def _with_step_hooks(step):

@@ -5,6 +5,7 @@ from collections import OrderedDict
 
 from ndgrad._creation import empty_like
 from ndgrad._device import parse_to
+from ndgrad._printing import typename
 from ndgrad._tensor import Tensor
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.nn.modules import _hooks
@@ -31,20 +32,6 @@ _HOOK_TABLES = (
     "_forward_pre_hooks_with_kwargs", "_backward_hooks", "_backward_pre_hooks", "_state_dict_hooks",
     "_state_dict_pre_hooks", "_load_state_dict_pre_hooks", "_load_state_dict_post_hooks",
 )
-
-
-def typename(obj):
-    """The type name PyTorch's messages print: 'ndgrad.FloatTensor' for a tensor, 'int', 'a.b.Class', ..."""
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = getattr(obj, "__module__", "") or ""
-    if hasattr(obj, "__qualname__"):
-        qualname = obj.__qualname__
-    elif hasattr(obj, "__name__"):
-        qualname = obj.__name__
-    else:
-        module, qualname = type(obj).__module__ or "", type(obj).__qualname__
-    return qualname if module in ("", "builtins") else f"{module}.{qualname}"
 
 
 def _addindent(text, spaces):
