@@ -1,11 +1,8 @@
 """ndgrad.save / ndgrad.load: what a round trip gives back is what torch.save / torch.load give back (values,
-dtypes, flags, shared memory, containers, map_location, errors at the call), while damaged, foreign and pickled
-files are refused with a RuntimeError and never executed."""
+dtypes, flags, shared memory, containers, map_location, errors at the call). test_serialization_invalid.py has
+the files load refuses."""
 
 import io
-import json
-import pickle
-import zipfile
 from collections import OrderedDict, namedtuple
 
 import hypothesis.extra.numpy as hnp
@@ -80,6 +77,15 @@ for where in ['cpu', torch.device('cpu'), {'cpu': 'cpu'}, lambda storage, locati
 buffer.seek(0)
 torch.load(buffer, map_location=5)
 """,
+    "overlapping_views": """
+x = torch.arange(6.)
+buffer = io.BytesIO()
+torch.save([x, x.unfold(0, 3, 1), torch.ones(1).expand(10**12)], buffer)
+buffer.seek(0)
+a, windows, expanded = torch.load(buffer)
+a[2] = -1.
+print(windows, windows.stride(), expanded.shape, expanded.stride())
+""",
     "save_needs_a_file": "torch.save(torch.ones(2), 123)",
     "load_needs_a_file": "torch.load(123)",
     "load_missing_path": "torch.load(path + '.missing')",
@@ -140,6 +146,55 @@ def test_strided_views_keep_layout_and_sharing(data):
     assert (window.numpy() == -1).all()
 
 
+def test_a_view_at_a_byte_offset_of_its_memory():
+    """A float32 view one byte into a NumPy buffer: saved as its own storage, since a file counts in elements."""
+    array = np.arange(9, dtype=np.uint8)[1:].view(np.float32)
+    assert np.array_equal(round_trip(ndgrad.from_numpy(array)).numpy(), array, equal_nan=True)
+
+
+def test_real_and_imaginary_parts_share_the_complex_storage():
+    """ndgrad saves a complex tensor with its real and imaginary views (torch.save refuses views of one memory as
+    different dtypes): they load as views at whole-element offsets of one storage."""
+    z = ndgrad.tensor([1 + 2j, 3 - 4j])
+    c, real, imag = round_trip([z, z.real, z.imag])
+    real[1] = 9.0
+    assert c.tolist() == [1 + 2j, 9 - 4j] and imag.tolist() == [2.0, -4.0] and imag.stride() == (2,)
+
+
+def _tensor_pool():
+    """Tensors of every layout save meets: views at offsets, transposed, strided, overlapping, expanded, empty."""
+    x, z = ndgrad.arange(12.0).reshape(3, 4), ndgrad.tensor([1 + 2j, 3 - 4j])
+    return [x, x.t(), x[1], x[:, ::2], x.unfold(1, 2, 1), ndgrad.ones(1).expand(3, 2), ndgrad.zeros(0, 2),
+            x[:, 4:], ndgrad.tensor(True), z, z.imag, ndgrad.tensor(3, dtype=ndgrad.int8),
+            ndgrad.ones(2).requires_grad_(), ndgrad.nn.Parameter(ndgrad.zeros(2))]
+
+
+_TENSORS = st.sampled_from(_tensor_pool())
+_HASHABLE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4) | st.complex_numbers()
+    | st.sampled_from([ndgrad.float16, ndgrad.device("cpu"), ndgrad.device("cuda:1"), ndgrad.Size([2, 0])]) | _TENSORS,
+    lambda keys: st.tuples(keys, keys), max_leaves=4,
+)
+_VALUES = st.recursive(
+    _HASHABLE,
+    lambda values: st.lists(values, max_size=3) | st.tuples(values, values)
+    | st.dictionaries(_HASHABLE, values, max_size=3) | st.dictionaries(_HASHABLE, values, max_size=3).map(OrderedDict),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(obj=_VALUES)
+def test_load_reads_whatever_save_writes(obj):
+    """Any object save takes loads back as an object whose file is the same, byte for byte."""
+    first = io.BytesIO()
+    ndgrad.save(obj, first)
+    first.seek(0)
+    second = io.BytesIO()
+    ndgrad.save(ndgrad.load(first), second)
+    assert second.getvalue() == first.getvalue()
+
+
 def test_same_tensor_and_separate_storages():
     x, y = ndgrad.ones(3), ndgrad.ones(3)
     a, b, c = round_trip([x, y, x])
@@ -189,120 +244,6 @@ def test_save_refuses_a_cycle():
     cycle.append(cycle)
     with pytest.raises(ValueError, match="contains itself"):
         ndgrad.save({"a": cycle}, io.BytesIO())
-
-
-# ---- what load refuses ----------------------------------------------------------------------------------------
-def saved_bytes(obj):
-    buffer = io.BytesIO()
-    ndgrad.save(obj, buffer)
-    return buffer.getvalue()
-
-
-def load_bytes(data):
-    return ndgrad.load(io.BytesIO(data))
-
-
-def test_every_truncation_and_flipped_byte_is_refused_or_harmless():
-    """Cut the file at every length and flip every byte: load either gives the same objects (a flipped timestamp
-    is harmless) or raises RuntimeError; never another exception, never different values."""
-    data = saved_bytes({"x": ndgrad.arange(6.0).reshape(2, 3), "n": [1, 2.5, "s"]})
-    expected = repr(load_bytes(data))
-    for position in range(len(data)):
-        flipped = data[:position] + bytes([data[position] ^ 0xFF]) + data[position + 1:]
-        for damaged in (data[:position], flipped):
-            try:
-                assert repr(load_bytes(damaged)) == expected
-            except RuntimeError as error:
-                assert str(error).startswith("ndgrad.load: invalid file: ")
-
-
-def test_garbage_and_empty_files():
-    for data in (b"", b"hello, this is not a checkpoint", bytes(range(256)) * 4):
-        with pytest.raises(RuntimeError, match="not a zip archive"):
-            load_bytes(data)
-
-
-class _Alarm:
-    """Unpickling this calls _ring: a pickle that runs code."""
-
-    rung = []
-
-    def __reduce__(self):
-        return (_Alarm.rung.append, ("unpickled!",))
-
-
-def test_pickles_are_refused_without_running_them():
-    payload = pickle.dumps({"weights": _Alarm()})
-    with pytest.raises(RuntimeError, match="holds a pickle"):
-        load_bytes(payload)
-    buffer = io.BytesIO()
-    torch.save({"weights": torch.ones(2)}, buffer)  # a zip with data.pkl inside
-    with pytest.raises(RuntimeError, match="a torch.save file"):
-        load_bytes(buffer.getvalue())
-    crafted = _with_manifest(saved_bytes([1]), lambda m: {**m, "object": {"kind": "pickle", "data": payload.hex()}})
-    with pytest.raises(RuntimeError, match="unknown value"):
-        load_bytes(crafted)
-    # pickle bytes as a storage are only bytes: they load as uint8 values
-    crafted = _with_storage(saved_bytes(ndgrad.zeros(len(payload), dtype=ndgrad.uint8)), payload)
-    assert bytes(load_bytes(crafted).numpy()) == payload
-    assert _Alarm.rung == []
-
-
-def _with_manifest(data, edit):
-    """The archive ``data`` with its manifest replaced by ``edit(manifest)``."""
-    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for name in source.namelist():
-            content = source.read(name)
-            if name == "manifest.json":
-                content = json.dumps(edit(json.loads(content)))
-            archive.writestr(name, content)
-    return out.getvalue()
-
-
-def _with_storage(data, content):
-    source, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
-    with zipfile.ZipFile(out, "w") as archive:
-        for name in source.namelist():
-            archive.writestr(name, content if name == "storages/0" else source.read(name))
-    return out.getvalue()
-
-
-def _tensor_field(field, value):
-    return lambda manifest: {**manifest, "tensors": [{**manifest["tensors"][0], field: value}]}
-
-
-@pytest.mark.parametrize(
-    "edit, problem",
-    [
-        (lambda m: {**m, "version": 2}, "format version 2"),
-        (lambda m: {**m, "format": "other"}, "not an ndgrad manifest"),
-        (lambda m: {**m, "byteorder": "big"}, "byte order 'big'"),
-        (lambda m: {k: v for k, v in m.items() if k != "object"}, "incomplete manifest"),
-        (lambda m: {**m, "storages": [{"nbytes": 12, "device": "tpu"}]}, "invalid device"),
-        (lambda m: {**m, "storages": [{"nbytes": 999, "device": "cpu"}]}, "holds 12 bytes, the manifest says 999"),
-        (_tensor_field("dtype", "float128"), "unknown dtype"),
-        (_tensor_field("shape", [4]), "reaches outside its storage"),
-        (_tensor_field("byte_offset", -4), "reaches outside its storage"),
-        (_tensor_field("byte_strides", [-4]), "reaches outside its storage"),
-        (_tensor_field("shape", [True, 3]), "invalid shape"),
-        (_tensor_field("storage", 3), "no storage 3"),
-        (_tensor_field("requires_grad", "yes"), "invalid flags"),
-        (lambda m: {**m, "object": {"kind": "tensor", "index": 5}}, "malformed value"),
-        (lambda m: {**m, "object": {"kind": "dict", "items": [[[1], 2]]}}, "malformed value"),
-        (lambda m: {**m, "object": {"kind": "float", "value": "1e400"}}, "malformed value"),
-    ],
-)
-def test_malformed_manifests(edit, problem):
-    crafted = _with_manifest(saved_bytes(ndgrad.ones(3)), edit)
-    with pytest.raises(RuntimeError, match=f"ndgrad.load: invalid file: .*{problem}"):
-        load_bytes(crafted)
-
-
-def test_integer_tensors_cannot_require_grad_in_a_file():
-    crafted = _with_manifest(saved_bytes(ndgrad.ones(3, dtype=ndgrad.int32)), _tensor_field("requires_grad", True))
-    with pytest.raises(RuntimeError, match="an integer tensor cannot require grad"):
-        load_bytes(crafted)
 
 
 def test_training_resumes_from_a_checkpoint():
