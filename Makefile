@@ -3,7 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test test-other-cpu lint bench clean
+
+# Kernels other than those this machine picks, to show that the suite does not depend on one machine's rounding:
+# torch's scalar code (not its AVX2/AVX-512 kernels), NumPy's baseline loops (not its AVX2/AVX-512 ones; these are
+# NumPy 2.4's names), OpenBLAS's SSE3 kernels, MKL's reproducible SSE2 path, and one thread where there were several.
+OTHER_CPU := ATEN_CPU_CAPABILITY=default NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR" \
+	OPENBLAS_CORETYPE=Prescott MKL_CBWR=COMPATIBLE OMP_NUM_THREADS=1
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +29,9 @@ demo: $(VENV)/.installed-demo
 test: $(VENV)/.installed-test
 	$(BIN)/python -m ruff check src tests bench
 	$(BIN)/python -m pytest
+
+test-other-cpu: $(VENV)/.installed-test
+	$(OTHER_CPU) $(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py

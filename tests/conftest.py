@@ -9,9 +9,35 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 import torch
+from hypothesis import HealthCheck, settings
+from tests.closeness import printed_alike
 
 import ndgrad
 from ndgrad.autograd.hints import are_hints_enabled, set_hints_enabled
+
+# The same examples on every machine and run (a failure CI finds is the one a developer sees again), no example
+# database carried between runs, and no timing: a slow or loaded machine must not fail a test by being slow.
+settings.register_profile(
+    "ndgrad", derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("ndgrad")
+
+
+def pytest_sessionstart(session):
+    """Print the kernels this run computes with, whose rounding the tests must not depend on (``make
+    test-other-cpu`` runs on others): torch's vector kernels and threads, NumPy's SIMD loops, the BLAS libraries."""
+    from numpy._core import _multiarray_umath as umath  # what numpy.show_runtime() reads
+    from threadpoolctl import threadpool_info
+
+    simd = [feature for feature in umath.__cpu_dispatch__ if umath.__cpu_features__.get(feature)]
+    pools = threadpool_info()
+    blas = [f"{pool['internal_api']} {pool['architecture']}" for pool in pools if pool.get("architecture")]
+    threads = [f"{pool['internal_api']} {pool['num_threads']}" for pool in pools]
+    session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+        f"kernels: torch {torch.backends.cpu.get_cpu_capability()}, NumPy SIMD {' '.join(simd) or 'baseline'}, "
+        f"{', '.join(blas)}; threads: torch {torch.get_num_threads()}, {', '.join(threads)}"
+    )
+
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 _CPP_LOCATION = re.compile(r" \(Triggered internally at [^)]*\)")
@@ -31,6 +57,23 @@ class Outcome:
     stdout: str
     error: tuple | None = None  # (exception type name, message)
     warnings: list = field(default_factory=list)  # [(category name, message)]
+
+    def agrees_with(self, expected):
+        """The same text, error and warnings as ``expected``, printed numbers to rounding (see tests/closeness.py):
+        the last printed digit of a computed value may differ between CPUs, in torch's output as in ours."""
+        return (
+            printed_alike(self.stdout, expected.stdout)
+            and _same_messages([self.error], [expected.error])
+            and _same_messages(self.warnings, expected.warnings)
+        )
+
+
+def _same_messages(ours, theirs):
+    """[(kind, text) or None, ...]: the same kinds, and texts alike as printed text."""
+    return len(ours) == len(theirs) and all(
+        (a is None) == (b is None) and (a is None or (a[0] == b[0] and printed_alike(a[1], b[1])))
+        for a, b in zip(ours, theirs)
+    )
 
 
 @contextlib.contextmanager
@@ -69,7 +112,7 @@ def assert_same(code, namespace=None):
     """Run ``code`` with torch and with ndgrad; everything observable must match. Returns torch's outcome."""
     expected = run_snippet(torch, code, namespace)
     actual = run_snippet(ndgrad, code, namespace)
-    assert actual == expected, f"\n--- code:\n{code}\n--- torch:\n{expected}\n--- ndgrad:\n{actual}"
+    assert actual.agrees_with(expected), f"\n--- code:\n{code}\n--- torch:\n{expected}\n--- ndgrad:\n{actual}"
     return expected
 
 

@@ -21,7 +21,7 @@ def same(run):
         expected, actual = run(torch, code), run(ndgrad, code)
         for outcome in (expected, actual):
             outcome.warnings = [(kind, _OUTER_FRAMES.sub("", text)) for kind, text in outcome.warnings]
-        assert actual == expected, f"\n--- code:\n{code}\n--- torch:\n{expected}\n--- ndgrad:\n{actual}"
+        assert actual.agrees_with(expected), f"\n--- code:\n{code}\n--- torch:\n{expected}\n--- ndgrad:\n{actual}"
         return expected
 
     return compare

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 from ndgrad.ops import shape
@@ -215,7 +216,7 @@ def test_forward_mode_with_complex_tangents():
             results.append([np.array(fw.unpack_dual(o).tangent.resolve_conj().numpy()) for o in outs])
     for ours, theirs in zip(results[1], results[0]):
         assert ours.dtype == theirs.dtype
-        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
+        assert_close(ours, theirs)
 
 
 COMPOSITES = [  # functions built from other ops: their complex gradients follow from those ops' rules
@@ -242,4 +243,4 @@ def test_composites_of_complex_tensors(expression):
     for ours, theirs in zip(results[1], results[0]):
         assert (ours is None) == (theirs is None)
         if theirs is not None:
-            np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+            assert_close(ours, theirs)

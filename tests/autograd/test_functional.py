@@ -1,8 +1,8 @@
 """ndgrad.autograd.functional against torch.autograd.functional: values, structure, requires_grad, errors."""
 
-import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -111,9 +111,7 @@ def _assert_matches(expected, actual, path="result"):
         assert str(actual.dtype) == str(expected.dtype).replace("torch.", "ndgrad."), path
         assert actual.requires_grad == expected.requires_grad, f"{path}: requires_grad"
         assert actual.is_leaf == expected.is_leaf, f"{path}: is_leaf"
-        np.testing.assert_allclose(
-            actual.detach().numpy(), expected.detach().numpy(), rtol=1e-6, atol=1e-7, err_msg=path
-        )
+        assert_close(actual, expected, msg=path)
     elif expected is None:
         assert actual is None, path
     else:

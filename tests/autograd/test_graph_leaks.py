@@ -8,9 +8,12 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from tests.closeness import TOLERANCE, assert_close
 
 import ndgrad
 from ndgrad.autograd.hints import without_hint
+
+FLOAT32 = TOLERANCE["float32"]  # the programs run in float32; some return Python numbers (loss.item())
 
 
 @pytest.fixture
@@ -244,7 +247,7 @@ def test_programs_that_reuse_a_graph_on_purpose_get_no_warning(program):
     expected, _, torch_warnings, _ = _outcome(program, torch)
     actual, error, ndgrad_warnings, _ = _outcome(program, ndgrad)
     assert error is None and ndgrad_warnings == torch_warnings == []
-    np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-5)
+    assert_close(actual, expected, **FLOAT32)
 
 
 def _leak_warnings(caught):
@@ -256,7 +259,7 @@ def test_a_running_total_of_losses_warns_at_each_later_backward_naming_the_line_
     expected, _, torch_warnings, _ = _outcome(running_total_with_retain_graph, torch)
     actual, error, _, caught = _outcome(running_total_with_retain_graph, ndgrad)
     assert error is None and torch_warnings == []
-    np.testing.assert_allclose(actual, expected, rtol=1e-5)
+    assert_close(actual, expected, **FLOAT32)
     leaks = _leak_warnings(caught)
     assert len(leaks) == 2  # the second and the third backward reach the iterations before them
     message = str(leaks[0].message)
@@ -295,7 +298,7 @@ def test_an_rnn_state_that_torch_lets_grow_silently_warns_with_the_detach_fix():
     expected, _, _, _ = _outcome(rnn_state_without_saved_parameters, torch)
     actual, error, _, caught = _outcome(rnn_state_without_saved_parameters, ndgrad)
     assert error is None
-    np.testing.assert_allclose(actual, expected, rtol=1e-5)
+    assert_close(actual, expected, **FLOAT32)
     leaks = _leak_warnings(caught)
     assert len(leaks) == 2
     assert "carried across by `h = lib.tanh(h + x + w)` (test_graph_leaks.py:" in str(leaks[0].message)

@@ -13,6 +13,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import mutually_broadcastable_shapes
+from tests.closeness import assert_close
 
 import ndgrad
 from ndgrad.autograd.trace import FanIn, Step
@@ -76,7 +77,7 @@ def _assert_same(ours, theirs):
         assert (mine is None) == (expected is None)
         if mine is not None:
             assert mine.shape == expected.shape
-            np.testing.assert_allclose(mine, expected, rtol=1e-6, atol=1e-6)
+            assert_close(mine, expected)
 
 
 def _check_against_torch(program):

@@ -7,6 +7,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -124,7 +125,7 @@ def test_static_keys_and_values_match_torch():
         (output.sum() + (weights * weights).sum()).backward()
         results.append([output, weights, q.grad, static_k[index].grad, static_v[index].grad])
     for ours_value, theirs_value in zip(*results):
-        np.testing.assert_allclose(ours_value.detach().numpy(), theirs_value.detach().numpy(), rtol=1e-9, atol=1e-11)
+        assert_close(ours_value, theirs_value)
 
 
 @pytest.mark.parametrize("constructor", [

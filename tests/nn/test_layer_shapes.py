@@ -5,6 +5,7 @@ import numpy as np
 import torch
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -15,13 +16,13 @@ def compare(constructor, input_shape, seed):
     x = np.random.default_rng(seed).standard_normal(input_shape)
     x_t, x_n = torch.tensor(x, requires_grad=True), ndgrad.tensor(x, requires_grad=True)
     out_t, out_n = theirs(x_t), ours(x_n)
-    np.testing.assert_allclose(out_n.detach().numpy(), out_t.detach().numpy(), rtol=1e-9, atol=1e-12)
+    assert_close(out_n, out_t)
     (out_t * out_t.detach()).sum().backward()
     (out_n * out_n.detach()).sum().backward()
-    np.testing.assert_allclose(x_n.grad.numpy(), x_t.grad.numpy(), rtol=1e-9, atol=1e-12)
+    assert_close(x_n.grad, x_t.grad)
     params_t = dict(theirs.named_parameters())
     for name, param in ours.named_parameters():
-        np.testing.assert_allclose(param.grad.numpy(), params_t[name].grad.numpy(), rtol=1e-9, atol=1e-12)
+        assert_close(param.grad, params_t[name].grad, msg=name)
 
 
 @st.composite

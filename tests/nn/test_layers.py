@@ -5,12 +5,11 @@ in float32 and in float64 (the modules converted with .double())."""
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 
 from .layer_cases import ACTIVATIONS, CONSTANTS, LAYERS, LOSSES, sample_inputs
-
-TOLERANCE = {"float32": dict(rtol=2e-4, atol=2e-5), "float64": dict(rtol=1e-7, atol=1e-9)}
 
 
 def skip_if_missing(case):
@@ -38,20 +37,6 @@ def as_tensors(lib, samples, dtype_name):
     return tensors
 
 
-def to_numpy(value):
-    if isinstance(value, torch.Tensor):
-        return value.detach().numpy()
-    return value.detach().numpy() if value is not None else None
-
-
-def assert_close(ours, theirs, dtype_name, what):
-    ours, theirs = to_numpy(ours), to_numpy(theirs)
-    assert ours is not None and theirs is not None, what
-    assert ours.shape == theirs.shape, what
-    assert ours.dtype == theirs.dtype, what
-    np.testing.assert_allclose(ours, theirs, err_msg=what, **TOLERANCE[dtype_name])
-
-
 def load_torch_state(ours, theirs):
     state = {name: ndgrad.tensor(value.detach().numpy()) for name, value in theirs.state_dict().items()}
     assert repr(ours.load_state_dict(state)) == "<All keys matched successfully>"
@@ -70,19 +55,19 @@ def test_forward_and_backward_match_torch(case, dtype_name):
     samples = sample_inputs(case)
     inputs_t, inputs_n = as_tensors(torch, samples, dtype_name), as_tensors(ndgrad, samples, dtype_name)
     out_t, out_n = theirs(*inputs_t), ours(*inputs_n)
-    assert_close(out_n, out_t, dtype_name, "forward")
+    assert_close(out_n, out_t, msg="forward")
     cotangent = np.random.default_rng(1).standard_normal(tuple(out_t.shape))
     out_t.backward(torch.tensor(cotangent, dtype=out_t.dtype))
     out_n.backward(ndgrad.tensor(cotangent, dtype=out_n.dtype))
     for index, (x_n, x_t) in enumerate(zip(inputs_n, inputs_t)):
         if isinstance(x_t, torch.Tensor) and x_t.requires_grad:
-            assert_close(x_n.grad, x_t.grad, dtype_name, f"grad of input {index}")
+            assert_close(x_n.grad, x_t.grad, msg=f"grad of input {index}")
     params_t = dict(theirs.named_parameters())
     for name, param in ours.named_parameters():
-        assert_close(param.grad, params_t[name].grad, dtype_name, f"grad of {name}")
+        assert_close(param.grad, params_t[name].grad, msg=f"grad of {name}")
     buffers_t = dict(theirs.named_buffers())
     for name, buffer in ours.named_buffers():
-        assert_close(buffer, buffers_t[name], dtype_name, f"buffer {name}")
+        assert_close(buffer, buffers_t[name], msg=f"buffer {name}")
 
 
 @pytest.mark.parametrize("case", ACTIVATIONS + LAYERS + LOSSES, ids=lambda case: case.id)

@@ -7,10 +7,9 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
 
 import ndgrad
-
-TOLERANCE = {"float32": dict(rtol=1e-4, atol=1e-5), "float64": dict(rtol=1e-9, atol=1e-11)}
 
 
 # ---- the oracle helpers ----------------------------------------------------------------------------------------
@@ -36,21 +35,13 @@ def flatten(value):
     return [] if value is None else [value]
 
 
-def assert_close(ours, theirs, dtype_name, what):
-    assert ours is not None and theirs is not None, what
-    ours, theirs = ours.detach().numpy(), theirs.detach().numpy()
-    assert ours.shape == theirs.shape, what
-    assert ours.dtype == theirs.dtype, what
-    np.testing.assert_allclose(ours, theirs, err_msg=what, **TOLERANCE[dtype_name])
-
-
 def assert_matches_torch(ours, theirs, our_inputs, their_inputs, dtype_name, seed=1):
     """Run both modules, compare their results, backpropagate one random cotangent through every result, and
     compare the gradients of the inputs that require grad and of every parameter."""
     results_n, results_t = flatten(ours(*our_inputs)), flatten(theirs(*their_inputs))
     assert len(results_n) == len(results_t)
     for index, (result_n, result_t) in enumerate(zip(results_n, results_t)):
-        assert_close(result_n, result_t, dtype_name, f"result {index}")
+        assert_close(result_n, result_t, msg=f"result {index}")
     differentiable = [index for index, result in enumerate(results_t) if result.requires_grad]
     rng = np.random.default_rng(seed)
     cotangents = [rng.standard_normal(tuple(results_t[index].shape)) for index in differentiable]
@@ -64,10 +55,10 @@ def assert_matches_torch(ours, theirs, our_inputs, their_inputs, dtype_name, see
     )
     for index, (input_n, input_t) in enumerate(zip(flatten(our_inputs), flatten(their_inputs))):
         if isinstance(input_t, torch.Tensor) and input_t.requires_grad and input_t.is_leaf:
-            assert_close(input_n.grad, input_t.grad, dtype_name, f"grad of input {index}")
+            assert_close(input_n.grad, input_t.grad, msg=f"grad of input {index}")
     params_t = dict(theirs.named_parameters())
     for name, param in ours.named_parameters():
-        assert_close(param.grad, params_t[name].grad, dtype_name, f"grad of {name}")
+        assert_close(param.grad, params_t[name].grad, msg=f"grad of {name}")
 
 
 def build_pair(constructor, dtype_name, training=True):
@@ -175,7 +166,7 @@ def test_packed_sequence_input(name, bidirectional, enforce_sorted, initial):
     assert packed_n.batch_sizes.tolist() == packed_t.batch_sizes.tolist()
     padded_n, lengths_n = ndgrad.nn.utils.rnn.pad_packed_sequence(packed_n, batch_first=True)
     padded_t, lengths_t = torch.nn.utils.rnn.pad_packed_sequence(packed_t, batch_first=True)
-    assert_close(padded_n, padded_t, "float64", "padded output")
+    assert_close(padded_n, padded_t, msg="padded output")
     assert lengths_n.tolist() == lengths_t.tolist()
     assert_matches_torch(ours, theirs, our_inputs, their_inputs, "float64")
 
@@ -340,13 +331,13 @@ def test_pad_sequence_matches_torch(lengths, batch_first, left, value):
     side = "left" if left else "right"
     padded_n = ndgrad.nn.utils.rnn.pad_sequence(ours, batch_first, value, side)
     padded_t = torch.nn.utils.rnn.pad_sequence(theirs, batch_first, value, side)
-    assert_close(padded_n, padded_t, "float64", "padded")
+    assert_close(padded_n, padded_t, msg="padded")
     assert type(padded_n.grad_fn).__name__ == type(padded_t.grad_fn).__name__
     weights = np.random.default_rng(1).standard_normal(tuple(padded_t.shape))
     (padded_n * ndgrad.tensor(weights)).sum().backward()
     (padded_t * torch.tensor(weights)).sum().backward()
     for sequence_n, sequence_t in zip(ours, theirs):
-        assert_close(sequence_n.grad, sequence_t.grad, "float64", "grad")
+        assert_close(sequence_n.grad, sequence_t.grad, msg="grad")
 
 
 def detached(packed):
@@ -375,17 +366,17 @@ def test_pack_and_pad_round_trip_match_torch(lengths, batch_first, enforce_sorte
     assert repr(detached(packed_n)) == repr(detached(packed_t)).replace("torch.", "ndgrad.")
     padded_n, lengths_n = ndgrad.nn.utils.rnn.pad_packed_sequence(packed_n, batch_first, -2.0, steps + 1)
     padded_t, lengths_t = torch.nn.utils.rnn.pad_packed_sequence(packed_t, batch_first, -2.0, steps + 1)
-    assert_close(padded_n, padded_t, "float64", "padded")
+    assert_close(padded_n, padded_t, msg="padded")
     assert type(padded_n.grad_fn).__name__ == type(padded_t.grad_fn).__name__
     assert repr(lengths_n) == repr(lengths_t)
     weights = rng.standard_normal(tuple(padded_t.shape))
     (padded_n * ndgrad.tensor(weights)).sum().backward()
     (padded_t * torch.tensor(weights)).sum().backward()
-    assert_close(x_n.grad, x_t.grad, "float64", "grad")
+    assert_close(x_n.grad, x_t.grad, msg="grad")
     unpacked_n = ndgrad.nn.utils.rnn.unpack_sequence(packed_n)
     unpacked_t = torch.nn.utils.rnn.unpack_sequence(packed_t)
     for sequence_n, sequence_t in zip(unpacked_n, unpacked_t, strict=True):
-        assert_close(sequence_n, sequence_t, "float64", "unpacked")
+        assert_close(sequence_n, sequence_t, msg="unpacked")
 
 
 def test_pack_sequence_and_unpad_sequence_match_torch(same):

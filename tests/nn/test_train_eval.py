@@ -5,6 +5,7 @@ momentum=None as a cumulative average, untracked statistics) and then eval mode;
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -37,10 +38,10 @@ def test_running_statistics_over_steps(constructor):
         theirs.train(step < 3)
         batch = rng.standard_normal(shape) * (step + 1) + step
         out_t, out_n = theirs(torch.tensor(batch)), ours(ndgrad.tensor(batch))
-        np.testing.assert_allclose(out_n.detach().numpy(), out_t.detach().numpy(), rtol=1e-10, atol=1e-12)
+        assert_close(out_n, out_t)
         state_t = theirs.state_dict()
         for name, value in ours.state_dict().items():
-            np.testing.assert_allclose(value.numpy(), state_t[name].numpy(), rtol=1e-12, err_msg=name)
+            assert_close(value, state_t[name], msg=name)
 
 
 def test_a_tree_switches_mode_together():
@@ -105,7 +106,7 @@ def test_alpha_dropout_keeps_the_standard_moments(name, shape):
     assert abs(ours.mean()) < 0.02 and abs(ours.std() - 1) < 0.02
     values, counts = np.unique(ours, return_counts=True)
     their_values, their_counts = np.unique(theirs, return_counts=True)
-    np.testing.assert_allclose(values[counts.argmax()], their_values[their_counts.argmax()])
+    assert_close(values[counts.argmax()], their_values[their_counts.argmax()])
     assert abs(counts.max() / ours.size - 0.3) < 0.02
 
 

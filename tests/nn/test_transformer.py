@@ -7,10 +7,11 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
 
 import ndgrad
 
-from .test_rnn import assert_close, assert_matches_torch, build_pair, leaf_pair
+from .test_rnn import assert_matches_torch, build_pair, leaf_pair
 
 D_MODEL, HEADS, FEEDFORWARD, LENGTH, BATCH = 4, 2, 6, 3, 2
 ACTIVATIONS = ["F.relu", "F.gelu", "'gelu'", "'relu'", "nn.GELU(approximate='tanh')", "nn.ReLU()", "F.silu"]
@@ -105,7 +106,7 @@ def test_inference_zeroes_padded_positions_as_torch(padding):
     with torch.no_grad(), ndgrad.no_grad():
         expected = theirs(src[1], src_key_padding_mask=torch.tensor(mask))
         actual = ours(src[0], src_key_padding_mask=ndgrad.tensor(mask))
-    assert_close(actual, expected, "float32", "inference output")
+    assert_close(actual, expected, msg="inference output")
 
 
 CONSTRUCTORS = [

@@ -6,14 +6,13 @@ import warnings
 
 import numpy as np
 import torch
+from tests.closeness import TOLERANCE, assert_close
 
 import ndgrad
 from ndgrad.autograd import forward_ad as ndgrad_forward
 from ndgrad.autograd import gradcheck, gradgradcheck
 
 from .samples import TINY, Input
-
-TOLERANCE = {np.float64: {"rtol": 1e-7, "atol": 1e-9}, np.float32: {"rtol": 1e-4, "atol": 1e-5}}
 
 
 def constant(values, dtype="float64"):
@@ -84,18 +83,17 @@ def assert_like_torch(call, *arrays, grad_fn=True, second=True, forward=True, nu
     """``call(lib, *tensors)`` on both libraries. ``second``/``forward``: False where torch has no such derivative."""
     inputs = [_as_input(a) for a in arrays]
     ours, theirs = (_derivatives(lib, call, inputs, seed, second) for lib in (ndgrad, torch))
-    np.testing.assert_allclose(ours[0], theirs[0], **TOLERANCE[np.float64])
+    assert_close(ours[0], theirs[0])
     if grad_fn:
         assert ours[1] == theirs[1]
     for order in range(2, len(ours)):
         for a, b in zip(ours[order], theirs[order]):
-            np.testing.assert_allclose(a, b, **TOLERANCE[np.float64])
+            assert_close(a, b)
     single = [_numpy(_first(_call(call, lib, _leaves(lib, inputs, np.float32, False)))) for lib in (ndgrad, torch)]
-    np.testing.assert_allclose(*single, **TOLERANCE[np.float32])
+    assert_close(*single, **TOLERANCE["float32"])  # float32 results, read as float64 by _numpy
     if forward:
-        np.testing.assert_allclose(_tangent(ndgrad, ndgrad_forward, call, inputs, seed),
-                                   _tangent(torch, torch.autograd.forward_ad, call, inputs, seed),
-                                   **TOLERANCE[np.float64])
+        assert_close(_tangent(ndgrad, ndgrad_forward, call, inputs, seed),
+                     _tangent(torch, torch.autograd.forward_ad, call, inputs, seed))
     if numerical and sum(int(np.prod(i.shape)) for i in inputs if not i.fixed) <= TINY:
         assert_finite_differences(call, inputs, second)
 

@@ -5,6 +5,7 @@ tuple, and bad arguments."""
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -36,7 +37,7 @@ def gradient(lib, matrix, loss):
 @pytest.mark.parametrize("matrix", MATRICES)
 def test_eigenvector_gradients_match_torch(matrix, loss):
     ours = gradient(ndgrad, MATRICES[matrix], LOSSES[loss])
-    np.testing.assert_allclose(ours, gradient(torch, MATRICES[matrix], LOSSES[loss]), rtol=1e-6, atol=1e-8)
+    assert_close(ours, gradient(torch, MATRICES[matrix], LOSSES[loss]))
 
 
 @pytest.mark.parametrize("matrix", MATRICES)
@@ -62,7 +63,7 @@ def test_eigenvector_tangents_match_torch():
             L, V = lib.linalg.eig(A)
             tangents.append([np.array(fw.unpack_dual(t).tangent.numpy()) for t in (L, V)])
     for ours, theirs in zip(tangents[1], tangents[0]):
-        np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-8)
+        assert_close(ours, theirs)
 
 
 def test_named_tuple_and_dtypes(same):

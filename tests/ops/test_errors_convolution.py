@@ -6,6 +6,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -46,8 +47,8 @@ def test_unbatched_input(name, x, w):
         (gx,) = lib.autograd.grad((y * y).sum(), (xt,))
         results.append((type(y.grad_fn).__name__, y.detach().numpy(), gx.numpy()))
     assert results[0][0] == results[1][0]
-    np.testing.assert_allclose(results[1][1], results[0][1], atol=1e-12)
-    np.testing.assert_allclose(results[1][2], results[0][2], atol=1e-12)
+    assert_close(results[1][1], results[0][1])
+    assert_close(results[1][2], results[0][2])
 
 
 @settings(max_examples=30, deadline=None)
@@ -70,4 +71,4 @@ def test_conv_transpose_output_padding_up_to_dilation(nd, data):
         second = lib.autograd.grad(sum(g.sum() for g in grads), (xs, ws))
         results.append([t.detach().numpy() for t in (y, *grads, *second)])
     for ours, theirs in zip(results[1], results[0]):
-        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)
+        assert_close(ours, theirs)

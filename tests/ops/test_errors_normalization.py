@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 from ndgrad.autograd import gradcheck, gradgradcheck
@@ -53,9 +54,9 @@ def check(fn, *shapes, seed=0):
         results.append((type(out.grad_fn).__name__, out.detach().numpy().copy(), [g.numpy().copy() for g in grads]))
     (ours_name, ours, ours_g), (theirs_name, theirs, theirs_g) = results
     assert ours_name == theirs_name
-    np.testing.assert_allclose(ours, theirs, rtol=1e-7, atol=1e-9)
+    assert_close(ours, theirs)
     for a, b in zip(ours_g, theirs_g):
-        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+        assert_close(a, b)
     inputs = [ndgrad.from_numpy(a.copy()).requires_grad_() for a in arrays]
     assert gradcheck(lambda *t: fn(ndgrad, *t), inputs)
     assert gradgradcheck(lambda *t: fn(ndgrad, *t), inputs)
@@ -77,7 +78,7 @@ def test_layer_norm_with_bias_only():
         grads = lib.autograd.grad(out, (xt, bt), lib.from_numpy(cotangent.copy()))
         results.append([out.detach().numpy().copy()] + [g.numpy().copy() for g in grads])
     for a, b in zip(*results):
-        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+        assert_close(a, b)
 
 
 # 1 / 3: the cumulative average nn.BatchNorm asks for with momentum=None, on its third batch; 1: the batch's own
@@ -91,7 +92,7 @@ def test_batch_norm_updates_running_statistics(shape, momentum):
         out = lib.nn.functional.batch_norm(lib.from_numpy(x.copy()), mean, var, training=True, momentum=momentum)
         results.append((out.numpy().copy(), mean.numpy().copy(), var.numpy().copy()))
     for a, b in zip(*results):
-        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+        assert_close(a, b)
 
 
 @pytest.mark.parametrize("affine", [False, True])
@@ -111,7 +112,7 @@ def test_instance_norm_running_statistics():
         evaluated = lib.nn.functional.instance_norm(lib.from_numpy(x.copy()), mean, var, use_input_stats=False)
         results.append((out.numpy().copy(), mean.numpy().copy(), var.numpy().copy(), evaluated.numpy().copy()))
     for a, b in zip(*results):
-        np.testing.assert_allclose(a, b, rtol=1e-7, atol=1e-9)
+        assert_close(a, b)
 
 
 def test_batch_norm_argument_checks_match_torch_in_every_combination():

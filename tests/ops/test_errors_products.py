@@ -5,6 +5,7 @@ inner, kron, tensordot, vecdot, multi_dot, matrix_power): values, grad_fn, gradi
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 from ndgrad.ops import products
@@ -119,7 +120,7 @@ def test_values_gradients_and_grad_fn(text, shapes, fn):
     arrays = _inputs(shapes)
     ours_in, theirs_in = _tensors(ndgrad, arrays), _tensors(torch, arrays)
     ours, theirs = fn(ndgrad, *ours_in), fn(torch, *theirs_in)
-    np.testing.assert_allclose(_numpy(ours), _numpy(theirs), rtol=1e-10, atol=1e-10)
+    assert_close(_numpy(ours), _numpy(theirs))
     assert ours is not ours_in[0]
     if not text.startswith(GRAD_FN_DIFFERS):
         assert type(ours.grad_fn).__name__ == type(theirs.grad_fn).__name__
@@ -129,7 +130,7 @@ def test_values_gradients_and_grad_fn(text, shapes, fn):
     expected = torch.autograd.grad(theirs, theirs_in, torch.from_numpy(cotangent.copy()), create_graph=True,
                                    allow_unused=True)
     for g, e in zip(grads, expected):
-        np.testing.assert_allclose(_numpy(g), _numpy(e), rtol=1e-10, atol=1e-10)
+        assert_close(_numpy(g), _numpy(e))
     # Second order: the gradient of <grads, weights> with respect to the inputs.
     weights = _inputs([a.shape for a in arrays], seed=2)
     total = sum(((e * torch.from_numpy(w)).sum() for e, w in zip(expected, weights)), torch.zeros(()))
@@ -141,7 +142,7 @@ def test_values_gradients_and_grad_fn(text, shapes, fn):
         if e is None:
             assert g is None or not np.any(_numpy(g))
         else:
-            np.testing.assert_allclose(_numpy(g), _numpy(e), rtol=1e-9, atol=1e-9)
+            assert_close(_numpy(g), _numpy(e))
 
 
 @pytest.mark.parametrize("text, shapes, fn", CALLS, ids=[c[0] for c in CALLS])
@@ -159,7 +160,7 @@ def test_forward_mode_matches_torch(text, shapes, fn):
         theirs = fn(torch, *[torch_fwd.make_dual(torch.from_numpy(a.copy()), torch.from_numpy(t.copy()))
                              for a, t in zip(arrays, tangents)])
         theirs_t = torch_fwd.unpack_dual(theirs).tangent
-    np.testing.assert_allclose(_numpy(ours_t), _numpy(theirs_t), rtol=1e-10, atol=1e-10)
+    assert_close(_numpy(ours_t), _numpy(theirs_t))
 
 
 @pytest.mark.parametrize("text, shapes, fn", [c for c in CALLS if c[0].startswith("einsum")],
@@ -202,13 +203,13 @@ def test_cdist_matches_torch_and_finite_differences(shapes, kwargs):
     arrays = _inputs(shapes)
     ours_in, theirs_in = _tensors(ndgrad, arrays), _tensors(torch, arrays)
     ours, theirs = ndgrad.cdist(*ours_in, **kwargs), torch.cdist(*theirs_in, **kwargs)
-    np.testing.assert_allclose(_numpy(ours), _numpy(theirs), rtol=1e-10, atol=1e-10)
+    assert_close(_numpy(ours), _numpy(theirs))
     assert type(ours.grad_fn).__name__ == type(theirs.grad_fn).__name__ == "CdistBackward0"
     cotangent = np.random.default_rng(1).standard_normal(theirs.shape)
     grads = ndgrad.autograd.grad(ours, ours_in, ndgrad.from_numpy(cotangent.copy()))
     expected = torch.autograd.grad(theirs, theirs_in, torch.from_numpy(cotangent.copy()))
     for g, e in zip(grads, expected):
-        np.testing.assert_allclose(_numpy(g), _numpy(e), rtol=1e-10, atol=1e-10)
+        assert_close(_numpy(g), _numpy(e))
     if kwargs.get("p") != 0.0:  # p = 0 counts nonzeros: piecewise constant
         fn = lambda *xs: ndgrad.cdist(*xs, **kwargs)  # noqa: E731
         assert ndgrad.autograd.gradcheck(fn, ours_in)
@@ -250,7 +251,7 @@ def test_in_place_forms_match_torch(name, shapes, kwargs):
         grads = lib.autograd.grad(out.sum(), leaves)
         results.append((_numpy(out), type(out.grad_fn).__name__, [_numpy(g) for g in grads]))
     (ours, ours_fn, ours_grads), (theirs, theirs_fn, theirs_grads) = results
-    np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)
+    assert_close(ours, theirs)
     assert ours_fn == theirs_fn
     for g, e in zip(ours_grads, theirs_grads):
-        np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-10)
+        assert_close(g, e)

@@ -5,6 +5,7 @@ count_nonzero), and the composites and special cases (nanmean, the 0-norm, max w
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -117,7 +118,7 @@ def assert_same(ours, theirs):
     assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
     assert tuple(ours.shape) == tuple(theirs.shape)
     assert not ours.requires_grad and not theirs.requires_grad or ours.requires_grad == theirs.requires_grad
-    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-6, equal_nan=True)
+    assert_close(ours, theirs)
 
 
 @pytest.mark.parametrize("expression", RESULTS)
@@ -142,7 +143,7 @@ def test_nanmean_is_a_composite_recorded_as_division():
         out.backward(lib.from_numpy(np.array([1.0, 2.0])))
         results.append((out.detach().numpy(), x.grad.numpy(), lib.nanmean(x).item(), x.nanmean(0).detach().numpy()))
     for ours, theirs in zip(*results):
-        np.testing.assert_allclose(ours, theirs)
+        assert_close(ours, theirs)
 
 
 def test_zero_norm_has_no_gradient():
@@ -165,7 +166,7 @@ def test_max_and_min_with_a_tensor_are_maximum_and_minimum():
             out.sum().backward()
             grads.append((out.detach().numpy(), x.grad.numpy(), y.grad.numpy()))
         for ours, theirs in zip(*grads):
-            np.testing.assert_allclose(ours, theirs)
+            assert_close(ours, theirs)
 
 
 def test_named_results_print_as_torch():

@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -114,5 +115,5 @@ def test_deprecated_upsample_aliases(name, kwargs):
             out = getattr(lib.nn.functional, name)(lib.from_numpy(x), **kwargs)
         results.append((out.numpy(), [(w.category, str(w.message)) for w in caught]))
     (ours, our_warnings), (theirs, their_warnings) = results
-    np.testing.assert_allclose(ours, theirs, rtol=1e-12)
+    assert_close(ours, theirs)
     assert our_warnings == their_warnings

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 import torch.autograd.forward_ad as torch_forward
+from tests.closeness import assert_close
 
 import ndgrad
 import ndgrad.autograd.forward_ad as forward
@@ -63,7 +64,7 @@ def test_jvp_matches_torch(op, case):
     if expected is None:
         pytest.skip("torch gives no tangent here; the other two checks stand")
     _, ours = tangent_of(ndgrad, forward, case, tangents)
-    np.testing.assert_allclose(ours, expected, **exceptions.tolerance(op))
+    assert_close(ours, expected, **exceptions.tolerance(op))
 
 
 @pytest.mark.parametrize("op, case", cases("test_jvp_finite_differences", tiny=True))

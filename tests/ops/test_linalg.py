@@ -9,6 +9,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
 
 import ndgrad
 
@@ -28,7 +29,7 @@ def assert_same(ours, theirs):
     assert len(ours) == len(theirs)
     for a, b in zip(ours, theirs):
         assert str(a.dtype).replace("ndgrad.", "") == str(b.dtype).replace("torch.", "")
-        np.testing.assert_allclose(_numpy(a), _numpy(b), rtol=1e-12, atol=1e-12)
+        assert_close(a, b)
 
 
 SINGULAR = [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]]
@@ -111,7 +112,7 @@ ILL_DEFINED = [  # gradients where vectors are not unique: NaN where torch has N
 @pytest.mark.parametrize("values, loss", [(v, f) for _, v, f in ILL_DEFINED], ids=[name for name, _, _ in ILL_DEFINED])
 def test_ill_defined_gradients_match_torch(values, loss):
     ours, theirs = _gradient(ndgrad, values, loss), _gradient(torch, values, loss)
-    np.testing.assert_allclose(_numpy(ours), _numpy(theirs), rtol=1e-7, atol=1e-7)
+    assert_close(ours, theirs)
 
 
 def test_det_second_derivative_at_a_singular_matrix_matches_torch():
@@ -122,7 +123,7 @@ def test_det_second_derivative_at_a_singular_matrix_matches_torch():
         return g, lib.autograd.grad((g * _tensor(lib, np.arange(9.0).reshape(3, 3))).sum(), a)[0]
 
     for ours, theirs in zip(second(ndgrad), second(torch)):
-        np.testing.assert_allclose(_numpy(ours), _numpy(theirs), rtol=1e-7, atol=1e-7)
+        assert_close(ours, theirs)
 
 
 batch_shapes = st.lists(st.integers(1, 3), min_size=0, max_size=2).map(tuple)
@@ -152,7 +153,7 @@ def test_solvers_broadcast_batches_like_torch(batch_a, batch_b, n, k, left, flag
         return (*outs, *lib.autograd.grad(total, (A, B)))
 
     for ours, theirs in zip(run(ndgrad), run(torch)):
-        np.testing.assert_allclose(_numpy(ours), _numpy(theirs), rtol=1e-9, atol=1e-9)
+        assert_close(ours, theirs)
 
 
 @settings(max_examples=25, deadline=None)
@@ -171,7 +172,7 @@ def test_lstsq_over_drawn_shapes_matches_torch(batch, m, n, k, driver, seed):
 
     for ours, theirs in zip(run(ndgrad), run(torch)):
         assert tuple(ours.shape) == tuple(theirs.shape)
-        np.testing.assert_allclose(_numpy(ours), _numpy(theirs), rtol=1e-8, atol=1e-8)
+        assert_close(ours, theirs)
 
 
 CDIST_BY_PRODUCTS = [  # p = 2 by matrix products: PyTorch's EuclideanDistBackward0, twice differentiable
@@ -200,7 +201,7 @@ def test_cdist_by_matrix_products_matches_torch(shapes):
     (our_nodes, ours), (their_nodes, theirs) = run(ndgrad), run(torch)
     assert our_nodes == their_nodes == ("ViewBackward0", "EuclideanDistBackward0")
     for mine, reference in zip(ours, theirs):
-        np.testing.assert_allclose(_numpy(mine), _numpy(reference), rtol=1e-9, atol=1e-9)
+        assert_close(mine, reference)
     inputs = (_tensor(ndgrad, a[..., :3, :], True), _tensor(ndgrad, b[..., :2, :], True))
     by_products = lambda x, y: ndgrad.cdist(x, y, compute_mode="use_mm_for_euclid_dist")  # noqa: E731
     assert ndgrad.autograd.gradcheck(by_products, inputs) and ndgrad.autograd.gradgradcheck(by_products, inputs)

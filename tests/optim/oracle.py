@@ -10,6 +10,11 @@ import ndgrad
 SHAPES = ((3, 4), (5,), ())  # a matrix, a vector and a 0-d parameter
 STEPS = 50
 
+# float64 weights after many steps, compared to 1e-6: each step carries the rounding of the steps before it, and the
+# adaptive rules divide by running averages of small numbers, which amplifies it (to ~6e-8 after 50 steps of ASGD or
+# Adafactor, measured on other CPU kernels). A wrong update rule moves the weights by far more within a step or two.
+TRAJECTORY = {"rtol": 0.0, "atol": 1e-6}
+
 
 def gradient_sequence(steps=STEPS, seed=0):
     """Initial weights and one gradient per parameter per step; the 0-d parameter gets none every fifth step."""

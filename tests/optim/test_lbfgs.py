@@ -6,10 +6,11 @@ import copy
 import numpy as np
 import pytest
 import torch
+from tests.closeness import assert_close
 
 import ndgrad
 
-from .oracle import assert_same_structure
+from .oracle import TRAJECTORY, assert_same_structure
 
 START = [-1.5, 2.0, 0.5, -0.3, 1.2]
 
@@ -59,19 +60,23 @@ def test_rosenbrock_matches_torch(options):
               for key, value in options.items()}
     expected_iterates, expected_losses, torch_optimizer = descend(torch, theirs)
     iterates, losses, optimizer = descend(ndgrad, options)
-    np.testing.assert_allclose(iterates, expected_iterates, rtol=0, atol=1e-6)
+    assert_close(iterates, expected_iterates, **TRAJECTORY)
     np.testing.assert_allclose(losses, expected_losses, rtol=1e-9)
-    assert_same_structure(optimizer.state_dict(), torch_optimizer.state_dict())
+    # NOTE: near the minimum the curvature pairs are differences of nearly equal gradients (y = g' - g, s ~ 1e-7)
+    # and ro = 1 / <y, s> ~ 1e8: the last-bit differences between CPUs' kernels grow to ~3e-6 relative in ro and al
+    # (measured), while the iterates still agree to 1e-10. A wrong update is off by O(1), so 1e-4 still catches it.
+    assert_same_structure(optimizer.state_dict(), torch_optimizer.state_dict(), tolerance=1e-4)
 
 
 def test_float32_and_a_parameter_without_gradient():
     # NOTE: Rosenbrock is ill-conditioned: float32 dot products that round differently part ways after a few
-    # iterations, so this compares short runs.
+    # iterations, so this compares short runs. Across CPU kernels the second step still agrees to 0.3% of the
+    # tolerance, the third to 50-100% of it (measured): two steps.
     options = {"line_search_fn": "strong_wolfe", "max_iter": 5}
-    expected_iterates, _, torch_optimizer = descend(torch, options, steps=3, dtype="float32", with_idle_param=True)
-    iterates, _, optimizer = descend(ndgrad, options, steps=3, dtype="float32", with_idle_param=True)
+    expected_iterates, _, torch_optimizer = descend(torch, options, steps=2, dtype="float32", with_idle_param=True)
+    iterates, _, optimizer = descend(ndgrad, options, steps=2, dtype="float32", with_idle_param=True)
     assert iterates.dtype == np.float32
-    np.testing.assert_allclose(iterates, expected_iterates, rtol=1e-4, atol=1e-4)
+    assert_close(iterates, expected_iterates)
     assert_same_structure(optimizer.state_dict()["param_groups"], torch_optimizer.state_dict()["param_groups"])
 
 
@@ -79,7 +84,7 @@ def test_float32_and_a_parameter_without_gradient():
 def test_checkpoint_reload_continues_the_same_descent(options):
     expected_iterates, _, _ = descend(torch, options, steps=5, reload_at=1)
     iterates, _, optimizer = descend(ndgrad, options, steps=5, reload_at=1)
-    np.testing.assert_allclose(iterates, expected_iterates, rtol=0, atol=1e-6)
+    assert_close(iterates, expected_iterates, **TRAJECTORY)
 
 
 def test_unknown_line_search(same):

@@ -7,10 +7,11 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
 
 import ndgrad
 
-from .oracle import assert_same_structure, both, case_id
+from .oracle import TRAJECTORY, assert_same_structure, both, case_id
 
 OPTIONS = {
     "ASGD": [
@@ -38,7 +39,7 @@ GROUPS = {
 def test_trajectory_matches_torch(case):
     name, options = case
     expected, actual, torch_optimizer, ndgrad_optimizer = both(name, options)
-    np.testing.assert_allclose(actual, expected, rtol=0, atol=1e-6)
+    assert_close(actual, expected, **TRAJECTORY)
     assert_same_structure(ndgrad_optimizer.state_dict(), torch_optimizer.state_dict())
 
 
@@ -46,7 +47,7 @@ def test_trajectory_matches_torch(case):
 def test_parameter_groups_and_a_state_dict_round_trip(name):
     groups = [((0,), GROUPS[name][0]), ((1, 2), GROUPS[name][1])]
     expected, actual, torch_optimizer, ndgrad_optimizer = both(name, {"lr": 0.05}, groups=groups, reload_at=20)
-    np.testing.assert_allclose(actual, expected, rtol=0, atol=1e-6)
+    assert_close(actual, expected, **TRAJECTORY)
     assert_same_structure(ndgrad_optimizer.state_dict(), torch_optimizer.state_dict())
 
 
@@ -54,7 +55,7 @@ def test_parameter_groups_and_a_state_dict_round_trip(name):
 def test_float32_parameters(name):
     expected, actual, _, _ = both(name, {"lr": 0.05}, dtype="float32")
     assert actual.dtype == expected.dtype == np.float32
-    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
+    assert_close(actual, expected)
 
 
 @pytest.mark.parametrize("name", ["ASGD", "Rprop"])
@@ -70,7 +71,7 @@ def test_complex_parameters(name):
             param.grad = lib.tensor(grad)
             optimizer.step()
         results.append(param.detach().numpy())
-    np.testing.assert_allclose(results[1], results[0], rtol=0, atol=1e-6)
+    assert_close(results[1], results[0], **TRAJECTORY)
 
 
 _DRAWN = {
@@ -88,7 +89,7 @@ _DRAWN = {
 def test_drawn_options(case):
     name, options = case
     expected, actual, _, _ = both(name, options, steps=10)
-    np.testing.assert_allclose(actual, expected, rtol=1e-9, atol=1e-9)
+    assert_close(actual, expected)
 
 
 BAD_ARGUMENTS = [

@@ -6,10 +6,11 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
 
 import ndgrad
 
-from .oracle import STEPS, both, case_id
+from .oracle import STEPS, TRAJECTORY, both, case_id
 
 OPTIONS = {
     "SGD": [
@@ -79,7 +80,7 @@ def test_trajectory_matches_torch(case):
     name, options = case
     expected, actual, torch_optimizer, ndgrad_optimizer = both(name, options)
     assert expected.shape == (STEPS, 18)
-    np.testing.assert_allclose(actual, expected, rtol=0, atol=1e-6)
+    assert_close(actual, expected, **TRAJECTORY)
     assert len(ndgrad_optimizer.state) == len(torch_optimizer.state)  # e.g. plain SGD keeps no state at all
 
 
@@ -88,7 +89,7 @@ def test_parameter_groups_with_their_own_options(name):
     first, second = GROUPS[name]
     groups = [((0,), first), ((1, 2), second)]
     expected, actual, torch_optimizer, ndgrad_optimizer = both(name, {"lr": 0.05}, groups=groups)
-    np.testing.assert_allclose(actual, expected, rtol=0, atol=1e-6)
+    assert_close(actual, expected, **TRAJECTORY)
     assert [sorted(group) for group in ndgrad_optimizer.param_groups] == [
         sorted(group) for group in torch_optimizer.param_groups
     ]
@@ -99,7 +100,7 @@ def test_float32_parameters(name):
     options = {"lr": 0.05, "momentum": 0.9} if name in ("SGD", "RMSprop") else {"lr": 0.05}
     expected, actual, _, _ = both(name, options, dtype="float32")
     assert actual.dtype == expected.dtype == np.float32
-    np.testing.assert_allclose(actual, expected, rtol=1e-5, atol=1e-5)
+    assert_close(actual, expected)
 
 
 def _descend_smooth_loss(lib, name, options):
@@ -122,7 +123,7 @@ def _descend_smooth_loss(lib, name, options):
 def test_training_loop_on_a_smooth_loss(name):
     options = {"lr": 0.02} if name != "Adadelta" else {}
     for ours, theirs in zip(_descend_smooth_loss(ndgrad, name, options), _descend_smooth_loss(torch, name, options)):
-        np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-6)
+        assert_close(ours, theirs, **TRAJECTORY)
 
 
 @pytest.mark.parametrize("name", list(OPTIONS))
@@ -140,7 +141,7 @@ def test_complex_parameters(name):
             param.grad = lib.tensor(grad)
             optimizer.step()
         results.append(param.detach().numpy())
-    np.testing.assert_allclose(results[1], results[0], rtol=0, atol=1e-6)
+    assert_close(results[1], results[0], **TRAJECTORY)
 
 
 _UNIT = st.floats(0.0, 0.99)
@@ -166,4 +167,4 @@ _DRAWN_OPTIONS = {
 def test_drawn_options(case):
     name, options = case
     expected, actual, _, _ = both(name, options, steps=10)
-    np.testing.assert_allclose(actual, expected, rtol=1e-9, atol=1e-9)
+    assert_close(actual, expected)
