@@ -1,7 +1,9 @@
 """The graph-leak warning: a backward that reaches nodes made before the last optimizer step almost always means a
 tensor with history was carried from one training iteration into the next (a loss summed for logging, an RNN's
 hidden state not detached). The engine pays one comparison per node; the rest runs only when the warning fires,
-after a backward that completed.
+after a backward that completed. A running total that is never backpropagated is caught where it grows: an
+in-place op recorded onto a tensor whose history predates the last step (``total += loss``, see
+``warn_if_carried``), one comparison per recorded in-place op.
 
 Note [leak boundary]: the boundary is the *oldest* of the live optimizers' last steps, and an optimizer that has
 not stepped yet means no boundary at all. With one optimizer that is simply the last step. A GAN's generator loss
@@ -24,7 +26,7 @@ from ndgrad.autograd.graph import _sequence
 from ndgrad.autograd.provenance import Site, capture, site_of
 
 __all__ = ["set_graph_leak_warning", "is_graph_leak_warning_enabled", "note_optimizer", "note_step", "leak_limit",
-           "saved_before_step", "warn_graph_leak", "last_step_site"]
+           "saved_before_step", "warn_graph_leak", "warn_if_carried", "last_step_site"]
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _NO_BOUNDARY = -1
@@ -94,6 +96,24 @@ def warn_graph_leak(root_nodes):
     warnings.warn(_message(root_nodes), UserWarning, stacklevel=_user_stacklevel())
 
 
+def warn_if_carried(tensor):
+    """Op.apply_ recorded an in-place op onto ``tensor``. If the history it extends was made before this thread's
+    last step, the tensor was carried across the step with its graph, and now chains this iteration's graph to
+    all the earlier ones: ``total += loss`` kept for logging holds every iteration's graph alive, backpropagated
+    or not. Gradient accumulation sums its losses between two steps, so it never gets here."""
+    node = (tensor._base if tensor._base is not None else tensor).grad_fn
+    if node is None or node._sequence_nr >= _STEPS.boundary or not _Leaks.enabled:
+        return
+    from ndgrad.autograd.hints import say, sentences  # hints reach the graph through saved tensors: import late
+
+    site = Site.from_raw(capture(2))
+    step = Site.from_raw(_STEPS.site)
+    where = _quote(site) if site is not None else say("leak_this_op")
+    text = sentences(say("leak_in_place", line=where, step=f" ({step.short()})" if step is not None else ""),
+                     _advice(site, say))
+    warnings.warn(text, UserWarning, stacklevel=_user_stacklevel())
+
+
 def _message(root_nodes):
     from ndgrad.autograd.hints import say, sentences  # hints reach the graph through saved tensors: import late
 
@@ -132,6 +152,7 @@ def _old_nodes_with_sites(root_nodes):
 
 
 _ACCUMULATION = re.compile(r"^([A-Za-z_][\w.]*)\s*\+=\s*(.+)$")
+_STORE = re.compile(r"^([A-Za-z_][\w.]*\[[^\]]*\])\s*=(?!=)\s*(.+)$")  # losses[step] = loss
 
 
 def _advice(site, say):
@@ -140,6 +161,9 @@ def _advice(site, say):
     total = _ACCUMULATION.match(source)
     if total:
         return say("leak_total", total=total.group(1), term=_parenthesised(total.group(2)))
+    store = _STORE.match(source)
+    if store:
+        return say("leak_store", target=store.group(1), term=_parenthesised(store.group(2)))
     variable = site.variable if site is not None else None
     if variable:
         return say("leak_state", variable=variable)

@@ -15,6 +15,7 @@ from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.forward_ad import _active, _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
 from ndgrad.autograd.grad_mode import NO_VERSION, STATE
 from ndgrad.autograd.graph import OpNode, _sequence
+from ndgrad.autograd.leaks import warn_if_carried
 from ndgrad.autograd.provenance import BACKWARD as _BACKWARD
 from ndgrad.autograd.provenance import _State as _Provenance
 from ndgrad.autograd.provenance import capture, mark
@@ -180,6 +181,7 @@ class Op:
             return self
         if out.grad_fn is not None:
             out.grad_fn._rebind_saved_output(self)
+            warn_if_carried(self)  # `total += loss` across optimizer steps (see ndgrad.autograd.leaks)
         elif cls.zero_grad_in_place and _any_requires_grad((self, *others)):
             out._requires_grad, out.grad_fn = True, _record(cls, (source, *others), params, (self,))
         if self._base is not None and (out.grad_fn is not None or self._base._requires_grad):
