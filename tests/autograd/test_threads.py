@@ -1,6 +1,7 @@
 """Backward (and forward) passes in several threads at once, sharing leaves, graphs and hooks: every gradient update
-arrives, no registration is lost, no bookkeeping raises. Each program runs with torch too, as the oracle, and the
-thread switch interval is cut to a microsecond so that threads interleave inside every read-add-write."""
+arrives, no registration is lost, no bookkeeping raises. The thread switch interval is cut to a microsecond, so
+that threads interleave inside every read-add-write. Programs run with torch too, as the oracle, where torch is
+itself safe that way; where it is not, the test says why and checks the counts the program implies."""
 
 import sys
 import threading
@@ -261,6 +262,33 @@ def test_retain_grad_in_threads_each_with_its_own_graph(lib):
             assert z.grad.tolist() == [float(step)] * 4
 
     run_in_threads(train, 4)
+
+
+@LIBS
+def test_saved_tensor_hooks_of_one_thread_pack_only_its_own_tensors(lib):
+    packed = {0: 0, 1: 0}
+    inside, done = threading.Event(), threading.Event()
+
+    def work(index):
+        x = lib.ones(3, requires_grad=True)
+        if index == 0:
+            def pack(tensor):
+                packed[0] += 1
+                return tensor
+
+            with lib.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+                inside.set()
+                done.wait(timeout=30)
+                (x * x).sum().backward()
+        else:
+            inside.wait(timeout=30)
+            for _ in range(20):
+                (x * x).sum().backward()  # thread 0's hooks are active meanwhile: not here
+            packed[1] = x.grad.tolist()
+            done.set()
+
+    run_in_threads(work, 2)
+    assert packed == {0: 2, 1: [40.0] * 3}
 
 
 # ---- what several threads' ops share ---------------------------------------------------------------------------

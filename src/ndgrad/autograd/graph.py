@@ -103,14 +103,11 @@ class Node:
 
     def register_hook(self, fn):
         """Call ``fn(grad_inputs, grad_outputs)`` after this node runs (see torch.autograd.graph.Node.register_hook)."""
-        return add_hook(self._node_hooks().post, fn)
+        return add_hook(hooks_of(self).post, fn)
 
     def register_prehook(self, fn):
         """Call ``fn(grad_outputs)`` before this node runs (see torch.autograd.graph.Node.register_prehook)."""
-        return add_hook(self._node_hooks().pre, fn)
-
-    def _node_hooks(self):
-        return hooks_of(self)
+        return add_hook(hooks_of(self).pre, fn)
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
