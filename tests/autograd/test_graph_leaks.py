@@ -65,30 +65,38 @@ def running_total_of_a_model_with_retain_graph(lib):
         optimizer.step()
 
 
-def logged_running_total(lib):
-    """The plain logging mistake: the total is never backpropagated, and keeps every iteration's graph alive."""
+def _train_logging(lib, log):
+    """A correct training loop that calls ``log(step, loss)`` after each step, and returns its weight."""
     w = lib.zeros(4, 3, requires_grad=True)
     optimizer = lib.optim.SGD([w], lr=0.1)
-    total_loss = 0
-    for x in _data(lib):
-        optimizer.zero_grad()
-        loss = (x + w).pow(2).mean()
-        loss.backward()
-        optimizer.step()
-        total_loss += loss
-    return np.append(w.detach().numpy(), total_loss.item())
-
-
-def logged_losses_stored_in_a_tensor(lib):
-    w = lib.zeros(4, 3, requires_grad=True)
-    optimizer = lib.optim.SGD([w], lr=0.1)
-    losses = lib.zeros(3)
     for step, x in enumerate(_data(lib)):
         optimizer.zero_grad()
         loss = (x + w).pow(2).mean()
         loss.backward()
         optimizer.step()
+        log(step, loss)
+    return w
+
+
+def logged_running_total(lib):
+    """The plain logging mistake: the total is never backpropagated, and keeps every iteration's graph alive."""
+    total_loss = 0
+
+    def log(step, loss):
+        nonlocal total_loss
+        total_loss += loss
+
+    w = _train_logging(lib, log)
+    return np.append(w.detach().numpy(), total_loss.item())
+
+
+def logged_losses_stored_in_a_tensor(lib):
+    losses = lib.zeros(3)
+
+    def log(step, loss):
         losses[step] = loss
+
+    _train_logging(lib, log)
     return losses.detach().numpy()
 
 
@@ -208,16 +216,14 @@ def gradient_accumulation_of_a_summed_loss(lib):
 
 
 def logged_total_of_numbers(lib):
-    w = lib.zeros(4, 3, requires_grad=True)
-    optimizer = lib.optim.SGD([w], lr=0.1)
     total_loss, detached = 0, lib.zeros(())
-    for x in _data(lib):
-        optimizer.zero_grad()
-        loss = (x + w).pow(2).mean()
-        loss.backward()
-        optimizer.step()
+
+    def log(step, loss):
+        nonlocal total_loss, detached
         total_loss += loss.item()
         detached += loss.detach()
+
+    _train_logging(lib, log)
     return [total_loss, detached.item()]
 
 
@@ -390,30 +396,23 @@ def test_an_rnn_state_that_torch_lets_grow_silently_warns_with_the_detach_fix():
 
 
 @pytest.mark.usefixtures("no_stale_optimizers")
-def test_the_warning_speaks_the_hint_language():
+@pytest.mark.parametrize("program, fragments", [
+    (rnn_state_without_saved_parameters,
+     ["上一次优化器 step (test_graph_leaks.py:", "把计算历史带过来的是 `h = lib.tanh(h + x + w)`", "h = h.detach()"]),
+    (logged_running_total,
+     ["ndgrad：`total_loss += loss` (test_graph_leaks.py:", "原地扩展了一个在上一次优化器 step (test_graph_leaks.py:",
+      "请改为累加数值：total_loss += loss.item()"]),
+], ids=["at the backward", "at the sum"])
+def test_the_warning_speaks_the_hint_language(program, fragments):
     ndgrad.set_hint_language("zh")
     try:
-        _, error, _, caught = _outcome(rnn_state_without_saved_parameters, ndgrad)
+        _, error, _, caught = _outcome(program, ndgrad)
     finally:
         ndgrad.set_hint_language("en")
     assert error is None
     messages = [str(w.message) for w in caught if str(w.message).startswith("ndgrad：")]
     assert len(messages) == 2
-    assert "上一次优化器 step (test_graph_leaks.py:" in messages[0]
-    assert "把计算历史带过来的是 `h = lib.tanh(h + x + w)`" in messages[0] and "h = h.detach()" in messages[0]
-
-
-@pytest.mark.usefixtures("no_stale_optimizers")
-def test_the_warning_at_the_sum_speaks_the_hint_language():
-    ndgrad.set_hint_language("zh")
-    try:
-        _, error, messages, _ = _outcome(logged_running_total, ndgrad)
-    finally:
-        ndgrad.set_hint_language("en")
-    assert error is None and len(messages) == 2
-    assert messages[0].startswith("ndgrad：`total_loss += loss` (test_graph_leaks.py:")
-    assert "原地扩展了一个在上一次优化器 step (test_graph_leaks.py:" in messages[0]
-    assert messages[0].endswith("请改为累加数值：total_loss += loss.item()")
+    assert all(fragment in messages[0] for fragment in fragments)
 
 
 @pytest.mark.usefixtures("no_stale_optimizers")
