@@ -96,4 +96,9 @@ def numel(input):
     return input.numel()
 
 
+def is_inference(input):
+    """True for a tensor made under inference_mode, or a view of one (see torch.is_inference)."""
+    return input.is_inference()
+
+
 __version__ = "0.1.0"

@@ -27,8 +27,14 @@ from ndgrad._dtype import (
     uint8,
 )
 from ndgrad._operators import OperatorMethods
-from ndgrad.autograd.grad_mode import STATE
-from ndgrad.autograd.graph import RETAINING, AccumulateGrad, NodeHooks
+from ndgrad.autograd.grad_mode import (
+    INFERENCE_REQUIRES_GRAD,
+    INFERENCE_VERSION,
+    NO_VERSION,
+    STATE,
+    check_inference_write,
+)
+from ndgrad.autograd.graph import BOOKKEEPING, accumulator_of, hooks_of, note_retaining
 from ndgrad.autograd.graph_api import add_hook
 from ndgrad.autograd.provenance import mark, note_cut, note_write
 from ndgrad.ops.activation import ActivationMethods
@@ -98,6 +104,10 @@ class Size(tuple):
 
 
 _new = object.__new__
+# A view made where nothing records, written in place where something does: (made in, modified) for the message
+_VIEW_MODES = {
+    "no_grad": ("no_grad mode", "with grad mode enabled"), "inference_mode": ("inference mode", "in normal mode"),
+}
 
 
 
@@ -141,7 +151,8 @@ class Tensor(
 
     @staticmethod
     def _wrap(data):
-        return Tensor._from_parts(data, False, None, 0, None)
+        """A new tensor of new memory (factories and conversions): an inference tensor under inference_mode."""
+        return Tensor._from_parts(data, False, None, 0, NO_VERSION if STATE.inference else None)
 
     # ---- autograd fields -------------------------------------------------------------------------------
     @property
@@ -154,6 +165,8 @@ class Tensor(
             raise RuntimeError(_requires_grad_leaf_error(value))
         if value and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if value and self._version_counter is NO_VERSION and not STATE.inference:
+            raise RuntimeError(INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(value)
         if value:
             mark(self, "leaf")
@@ -175,6 +188,10 @@ class Tensor(
     @property
     def is_leaf(self):
         return self.grad_fn is None
+
+    def is_inference(self):
+        """True for a tensor made under inference_mode, or a view of one (see torch.Tensor.is_inference)."""
+        return self._version_counter is NO_VERSION
 
     @property
     def grad(self):
@@ -216,16 +233,17 @@ class Tensor(
             return
         # Keyed by output_nr on the current grad_fn, so asking again is harmless; RETAINING lets backward find
         # the tensor's newer grad_fn after an in-place op.
-        self.grad_fn._node_hooks().retains[self._output_nr] = weakref.ref(self)
+        hooks_of(self.grad_fn).retains[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
-        RETAINING[id(self)] = self
+        note_retaining(self)
 
     def _retain(self, grad):
         """Called by the engine with this tensor's gradient when retain_grad() was asked for."""
-        if self._grad is None:
-            self._grad = grad.clone() if STATE.grad_enabled else grad._detached_copy()
-        else:
-            self._grad = self._grad + grad
+        with BOOKKEEPING:  # backward passes in two threads through one graph both add here (see Note [threads])
+            if self._grad is None:
+                self._grad = grad.clone() if STATE.grad_enabled else grad._detached_copy()
+            else:
+                self._grad = self._grad + grad
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a replacement (see
@@ -233,10 +251,8 @@ class Tensor(
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:  # a leaf: the hooks live on the tensor, as its AccumulateGrad is held weakly
-            if self._hooks is None:
-                self._hooks = NodeHooks()
-            return add_hook(self._hooks.tensor_hooks(0), hook)
-        return add_hook(self.grad_fn._node_hooks().tensor_hooks(self._output_nr), hook)
+            return add_hook(hooks_of(self).tensor_hooks(0), hook)
+        return add_hook(hooks_of(self.grad_fn).tensor_hooks(self._output_nr), hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """Call ``hook(tensor)`` after a gradient was accumulated into this leaf's .grad (see
@@ -245,9 +261,7 @@ class Tensor(
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        if self._hooks is None:
-            self._hooks = NodeHooks()
-        return add_hook(self._hooks.post_accumulate, hook)
+        return add_hook(hooks_of(self).post_accumulate, hook)
 
     def _edge(self):
         """The (node, input_nr) pair a new node's next_functions points at for this input."""
@@ -255,11 +269,7 @@ class Tensor(
             return (self.grad_fn, self._output_nr)
         ref = self._accumulator_ref
         accumulator = ref() if ref is not None else None
-        if accumulator is None:
-            # The leaf holds its AccumulateGrad weakly: the graph keeps it alive, and the leaf never cycles.
-            accumulator = AccumulateGrad(self)
-            self._accumulator_ref = weakref.ref(accumulator)
-        return (accumulator, 0)
+        return (accumulator if accumulator is not None else accumulator_of(self), 0)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Accumulate d(self)/d(leaf) into every leaf's .grad (see torch.Tensor.backward)."""
@@ -291,7 +301,7 @@ class Tensor(
     @property
     def data(self):
         """The values without the graph; unlike detach(), in-place changes to it are not tracked."""
-        data = Tensor._from_parts(self._data, False, None, 0, None)
+        data = Tensor._from_parts(self._data, False, None, 0, NO_VERSION if self.is_inference() else None)
         if self._requires_grad:
             mark(data, "data")
         return data
@@ -303,6 +313,8 @@ class Tensor(
     @property
     def _version(self):
         counter = self._version_counter
+        if counter is NO_VERSION:
+            raise RuntimeError(INFERENCE_VERSION)
         return counter[0] if counter is not None else 0
 
     def _shared_counter(self):
@@ -330,11 +342,10 @@ class Tensor(
         base = self._base
         if base is None or not (base._requires_grad or self._requires_grad):
             return
+        # How the view was made comes first, then whether its base is a leaf, as in PyTorch's check_inplace.
         refused = next((params for _, params, _, origin in self._view_steps if origin == "custom_function"), None)
         if refused is not None:  # a view a custom Function returned: rebuilding history would bypass its backward
             raise RuntimeError(refused["message"])
-        if base.grad_fn is None:
-            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
         origin = self._view_steps[-1][3]
         if origin == "multi":
             raise RuntimeError(
@@ -343,13 +354,16 @@ class Tensor(
                 "allow the output views to be modified inplace. You should replace the inplace operation by an "
                 "out-of-place one."
             )
-        if origin == "no_grad":
+        if origin in _VIEW_MODES:
+            made_in, modified = _VIEW_MODES[origin]
             raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
-                "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving "
-                "both the view and the inplace either both inside the no_grad block (if you don't want the inplace "
-                "to be tracked) or both outside (if you want the inplace to be tracked)."
+                f"A view was created in {made_in} and is being modified inplace {modified}. Given that this use case "
+                "is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and "
+                f"the inplace either both inside the {origin} block (if you don't want the inplace to be tracked) or "
+                "both outside (if you want the inplace to be tracked)."
             )
+        if base.grad_fn is None:
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
     def _snapshot(self):
         """Same graph position, a private copy of the values: what a vjp sees after self is overwritten."""
@@ -367,6 +381,8 @@ class Tensor(
     def _bump_version(self):
         """Count an in-place write, which saved-tensor checks see, and remember the user's line that made it."""
         counter = self._shared_counter()
+        if counter is NO_VERSION:  # an inference tensor: after the write, as PyTorch checks (the values changed)
+            return check_inference_write()
         counter[0] += 1
         note_write(counter)
 

@@ -11,7 +11,7 @@ import pytest
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
 EXAMPLE = re.compile(r"```python\n# (\w+\.py)\n(.*?)```\n\n```\n(.*?)```", re.S)
-PAGES = {"tracing.md": 3, "debugging.md": 3}
+PAGES = {"tracing.md": 3, "debugging.md": 4}
 EXAMPLES = [(page, *example) for page in PAGES for example in EXAMPLE.findall((DOCS / page).read_text())]
 
 

@@ -19,7 +19,7 @@ from ndgrad.autograd.hints import set_hint_language
 
 @pytest.fixture(autouse=True)
 def _default_hints():
-    provenance._CUTS.clear()
+    provenance._CUTS.recent.clear()
     yield
     set_hint_language("en")
 

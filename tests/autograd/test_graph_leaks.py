@@ -1,6 +1,6 @@
 """The graph-leak warning. Each program runs with torch and with ndgrad: values and errors must match torch's, and
-ndgrad adds exactly one "ndgrad:" warning for the two classic mistakes (a running total of losses, an RNN hidden
-state carried across batches) and none for the legitimate programs that reuse a graph on purpose."""
+ndgrad adds "ndgrad:" warnings for the classic mistakes (a running total of losses, backpropagated or only logged,
+an RNN hidden state carried across batches) and none for the legitimate programs that reuse a graph on purpose."""
 
 import gc
 import warnings
@@ -66,6 +66,41 @@ def running_total_of_a_model_with_retain_graph(lib):
         total_loss += model(x).pow(2).mean()
         total_loss.backward(retain_graph=True)
         optimizer.step()
+
+
+def _train_logging(lib, log):
+    """A correct training loop that calls ``log(step, loss)`` after each step, and returns its weight."""
+    w = lib.zeros(4, 3, requires_grad=True)
+    optimizer = lib.optim.SGD([w], lr=0.1)
+    for step, x in enumerate(_data(lib)):
+        optimizer.zero_grad()
+        loss = (x + w).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        log(step, loss)
+    return w
+
+
+def logged_running_total(lib):
+    """The plain logging mistake: the total is never backpropagated, and keeps every iteration's graph alive."""
+    total_loss = 0
+
+    def log(step, loss):
+        nonlocal total_loss
+        total_loss += loss
+
+    w = _train_logging(lib, log)
+    return np.append(w.detach().numpy(), total_loss.item())
+
+
+def logged_losses_stored_in_a_tensor(lib):
+    losses = lib.zeros(3)
+
+    def log(step, loss):
+        losses[step] = loss
+
+    _train_logging(lib, log)
+    return losses.detach().numpy()
 
 
 def rnn_state_carried_with_retain_graph(lib):
@@ -167,6 +202,34 @@ def gradient_accumulation(lib):
     return _flat(model.parameters())
 
 
+def gradient_accumulation_of_a_summed_loss(lib):
+    """A total of losses backpropagated once, between two steps: the `+=` of a total made after the last step."""
+    model = _model(lib)
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.1)
+    for _ in range(3):
+        optimizer.zero_grad()
+        total, in_place = 0, lib.zeros(())
+        for x in _data(lib):
+            loss = model(x).pow(2).mean()
+            total += loss
+            in_place += loss / 3
+        (total + in_place).backward()
+        optimizer.step()
+    return _flat(model.parameters())
+
+
+def logged_total_of_numbers(lib):
+    total_loss, detached = 0, lib.zeros(())
+
+    def log(step, loss):
+        nonlocal total_loss, detached
+        total_loss += loss.item()
+        detached += loss.detach()
+
+    _train_logging(lib, log)
+    return [total_loss, detached.item()]
+
+
 def gradient_penalty_in_a_closure(lib):
     model = _model(lib)
     optimizer = lib.optim.SGD(model.parameters(), lr=0.1)
@@ -237,8 +300,8 @@ def _outcome(program, lib):
 
 LEGITIMATE = [
     rnn_state_detached, gan_with_retain_graph, gan_with_detach, two_losses_backward_separately,
-    gradient_accumulation, gradient_penalty_in_a_closure, lbfgs_closure, double_backward,
-    view_of_a_parameter_made_before_the_loop,
+    gradient_accumulation, gradient_accumulation_of_a_summed_loss, logged_total_of_numbers,
+    gradient_penalty_in_a_closure, lbfgs_closure, double_backward, view_of_a_parameter_made_before_the_loop,
 ]
 
 
@@ -254,14 +317,23 @@ def _leak_warnings(caught):
     return [w for w in caught if str(w.message).startswith("ndgrad:")]
 
 
+def _backward_leak_warnings(caught):
+    return [w for w in caught if str(w.message).startswith("ndgrad: this backward")]
+
+
+def _in_place_leak_warnings(caught):
+    return [w for w in _leak_warnings(caught) if " extends in place a graph built before " in str(w.message)]
+
+
 @pytest.mark.usefixtures("no_stale_optimizers")
 def test_a_running_total_of_losses_warns_at_each_later_backward_naming_the_line_and_the_fix():
     expected, _, torch_warnings, _ = _outcome(running_total_with_retain_graph, torch)
     actual, error, _, caught = _outcome(running_total_with_retain_graph, ndgrad)
     assert error is None and torch_warnings == []
     assert_close(actual, expected, **FLOAT32)
-    leaks = _leak_warnings(caught)
+    leaks = _backward_leak_warnings(caught)
     assert len(leaks) == 2  # the second and the third backward reach the iterations before them
+    assert len(_in_place_leak_warnings(caught)) == 2  # and so do the second and the third `+=`
     message = str(leaks[0].message)
     assert "reaches nodes made before the last optimizer step (test_graph_leaks.py:" in message
     assert "carried across by `total_loss += loss` (test_graph_leaks.py:" in message
@@ -283,14 +355,35 @@ def test_when_torch_raises_for_a_carried_graph_the_error_is_torch_s_and_its_hint
     assert torch_error.startswith("one of the variables needed for gradient computation")
     # only backward passes that completed warn (the RNN's first steps saved no weights); the failing one is
     # explained by the hint after torch's error, which names the carrying line and the step that changed the weights
-    leaks = _leak_warnings(caught)
-    assert messages == [str(leak.message) for leak in leaks]
-    assert all(f"carried across by {carrier}" in message for message in messages)
+    leaks = _backward_leak_warnings(caught)
+    assert messages == [str(leak.message) for leak in _leak_warnings(caught)]
+    assert all(f"carried across by {carrier}" in str(leak.message) for leak in leaks)
+    assert len(_in_place_leak_warnings(caught)) == len(messages) - len(leaks)  # the total's `+=`, if any
     with pytest.raises(RuntimeError) as raised:
         program(ndgrad)
     hint = str(raised.value).split("ndgrad hint: ", 1)[1]
     assert carrier in hint and "(`optimizer.step()`)" in hint
     assert "the optimizer's step changed the parameters after this graph was built" in hint
+
+
+@pytest.mark.usefixtures("no_stale_optimizers")
+@pytest.mark.parametrize("program, line, fix", [
+    (logged_running_total, "`total_loss += loss`", "add the number instead: total_loss += loss.item()"),
+    (logged_losses_stored_in_a_tensor, "`losses[step] = loss`", "store the number instead: losses[step] = loss.item()"),
+])
+def test_a_logged_total_never_backpropagated_warns_where_it_grows(program, line, fix):
+    expected, _, torch_warnings, _ = _outcome(program, torch)
+    actual, error, messages, caught = _outcome(program, ndgrad)
+    assert error is None and torch_warnings == []
+    assert_close(actual, expected, **FLOAT32)
+    leaks = _in_place_leak_warnings(caught)
+    assert len(leaks) == len(messages) == 2  # the second and third iteration add to the graphs before them
+    message = str(leaks[0].message)
+    assert message.startswith(f"ndgrad: {line} (test_graph_leaks.py:")
+    assert "a graph built before the last optimizer step (test_graph_leaks.py:" in message
+    assert message.endswith(fix)
+    assert leaks[0].filename == __file__ and leaks[0].category is UserWarning  # at the user's line
+    assert line.strip("`") in open(__file__).read().splitlines()[leaks[0].lineno - 1]
 
 
 @pytest.mark.usefixtures("no_stale_optimizers")
@@ -306,17 +399,23 @@ def test_an_rnn_state_that_torch_lets_grow_silently_warns_with_the_detach_fix():
 
 
 @pytest.mark.usefixtures("no_stale_optimizers")
-def test_the_warning_speaks_the_hint_language():
+@pytest.mark.parametrize("program, fragments", [
+    (rnn_state_without_saved_parameters,
+     ["上一次优化器 step (test_graph_leaks.py:", "把计算历史带过来的是 `h = lib.tanh(h + x + w)`", "h = h.detach()"]),
+    (logged_running_total,
+     ["ndgrad：`total_loss += loss` (test_graph_leaks.py:", "原地扩展了一个在上一次优化器 step (test_graph_leaks.py:",
+      "请改为累加数值：total_loss += loss.item()"]),
+], ids=["at the backward", "at the sum"])
+def test_the_warning_speaks_the_hint_language(program, fragments):
     ndgrad.set_hint_language("zh")
     try:
-        _, error, _, caught = _outcome(rnn_state_without_saved_parameters, ndgrad)
+        _, error, _, caught = _outcome(program, ndgrad)
     finally:
         ndgrad.set_hint_language("en")
     assert error is None
     messages = [str(w.message) for w in caught if str(w.message).startswith("ndgrad：")]
     assert len(messages) == 2
-    assert "上一次优化器 step (test_graph_leaks.py:" in messages[0]
-    assert "把计算历史带过来的是 `h = lib.tanh(h + x + w)`" in messages[0] and "h = h.detach()" in messages[0]
+    assert all(fragment in messages[0] for fragment in fragments)
 
 
 @pytest.mark.usefixtures("no_stale_optimizers")
@@ -324,6 +423,8 @@ def test_the_warning_can_be_switched_off():
     ndgrad.autograd.set_graph_leak_warning(False)
     try:
         _, _, _, caught = _outcome(running_total_with_retain_graph, ndgrad)
+        _, _, _, caught_logging = _outcome(logged_running_total, ndgrad)
     finally:
         ndgrad.autograd.set_graph_leak_warning(True)
-    assert _leak_warnings(caught) == [] and ndgrad.autograd.is_graph_leak_warning_enabled()
+    assert _leak_warnings(caught) == _leak_warnings(caught_logging) == []
+    assert ndgrad.autograd.is_graph_leak_warning_enabled()

@@ -17,7 +17,7 @@ _PROGRAMS = itertools.count()  # a new file name per run: linecache keeps what i
 
 @pytest.fixture(autouse=True)
 def _default_hints():
-    provenance._CUTS.clear()  # cuts left by earlier tests must not show up in this test's hints
+    provenance._CUTS.recent.clear()  # cuts left by earlier tests must not show up in this test's hints
     yield
     set_hint_language("en")
     set_hints_enabled(True)

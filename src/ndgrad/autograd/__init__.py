@@ -6,7 +6,7 @@ from ndgrad.autograd.engine import run_backward
 from ndgrad.autograd.function import Function
 from ndgrad.autograd.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 from ndgrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
-from ndgrad.autograd.graph import AccumulateGrad, Node
+from ndgrad.autograd.graph import Node, accumulate_into
 from ndgrad.autograd.hints import cut_hint, with_hint
 from ndgrad.autograd.leaks import is_graph_leak_warning_enabled, set_graph_leak_warning
 from ndgrad.autograd.trace import trace
@@ -84,7 +84,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     with set_grad_enabled(create_graph):
         for tensor, grad in zip(inputs, grads):
             if grad is not None:
-                AccumulateGrad(tensor)._apply([grad])  # only these inputs accumulate, leaves or not
+                accumulate_into(tensor, grad)  # only these inputs accumulate, leaves or not
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,

@@ -197,11 +197,12 @@ def _wrong_count(node, input_grads):
 
 
 def _run_tensor_hooks(node, hooks, grads):
-    """Hooks registered on a node's output tensors run on that output's gradient, then retain_grad keeps it."""
-    for output_nr, tensor_hooks in hooks.tensor.items():
+    """Hooks registered on a node's output tensors run on that output's gradient, then retain_grad keeps it.
+    Both dicts are copied before the loop: another thread may register a hook meanwhile (see Note [threads])."""
+    for output_nr, tensor_hooks in tuple(hooks.tensor.items()):
         if tensor_hooks:  # called even with None (an output nobody used), as PyTorch does
             grads[output_nr] = run_tensor_hooks(tensor_hooks, grads[output_nr])
-    for output_nr, tensor_ref in hooks.retains.items():
+    for output_nr, tensor_ref in tuple(hooks.retains.items()):
         tensor = tensor_ref()
         # an in-place op since retain_grad() moved the tensor to a newer node: this gradient is not its own
         if tensor is not None and grads[output_nr] is not None and tensor.grad_fn is node:

@@ -1,6 +1,7 @@
 """Forward-mode AD: dual tensors carry a tangent, and every op pushes the tangents of its inputs through its
 jvp rule to its outputs, as the forward pass runs (see torch.autograd.forward_ad). One level, as in PyTorch."""
 
+import threading
 from collections import namedtuple
 from weakref import ref
 
@@ -10,13 +11,21 @@ UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
 
 
 class _ForwardState:
-    level = None  # the entered level (0), or None
+    level = None  # the entered level (0), or None; global, as PyTorch's levels are
     dual = []  # weak references to the tensors given a tangent at this level, cleared when it ends
-    active = False  # a level is entered and tangents are being pushed (the one flag Op.apply reads)
+    active = False  # a level is entered: the one flag Op.apply reads before calling push_tangents
+
+
+class _Paused(threading.local):
+    depth = 0  # > 0 inside a jvp rule or a Function's forward in this thread: its ops push no tangents
+
+
+_PAUSED = _Paused()
 
 
 def _active():
-    return _ForwardState.active
+    """True when the ops run in this thread push tangents: a level is entered and this thread has not paused."""
+    return _ForwardState.active and not _PAUSED.depth
 
 
 def _tangent(tensor):
@@ -31,13 +40,14 @@ def _set_tangent(tensor, tangent):
 
 
 class _paused:
-    """Inside a jvp rule the tangent computations are plain ops: they must not push tangents of their own."""
+    """Inside a jvp rule the tangent computations are plain ops: they must not push tangents of their own. Per
+    thread: another thread's forward pass keeps pushing its tangents meanwhile."""
 
     def __enter__(self):
-        self.before, _ForwardState.active = _ForwardState.active, False
+        _PAUSED.depth += 1
 
     def __exit__(self, *exc_info):
-        _ForwardState.active = self.before
+        _PAUSED.depth -= 1
 
 
 def enter_dual_level():
@@ -120,7 +130,7 @@ def push_tangents(op, inputs, params, outs, Tensor):
     """Called by Op.apply while a level is active: give ``outs`` the tangents op.jvp computes from the inputs'."""
     from ndgrad._creation import zeros_like
 
-    if not op.differentiable:  # integer or bool results (argmax, comparisons) carry no tangent
+    if not op.differentiable or _PAUSED.depth:  # integer or bool results (argmax, comparisons) carry no tangent
         return
     tangents = [_tangent(x) if isinstance(x, Tensor) else None for x in inputs]
     if all(t is None for t in tangents):

@@ -12,7 +12,7 @@ from ndgrad.autograd.grad_mode import STATE, no_grad
 from ndgrad.autograd.graph import Node, _sequence
 from ndgrad.autograd.provenance import _State as _Provenance
 from ndgrad.autograd.provenance import capture
-from ndgrad.autograd.saved import FREED_MESSAGE, HOOKS, SavedOutput, SavedPacked, check_version
+from ndgrad.autograd.saved import FREED_MESSAGE, HOOKS, SavedOutput, SavedPacked, check_version, version_to_save
 
 __all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
@@ -309,7 +309,7 @@ def _record(ctx, inputs, outputs, Tensor):
             versions.append(None)
         else:
             saved.append(tensor)
-            versions.append(None if tensor is None else tensor._version)
+            versions.append(None if tensor is None else version_to_save(tensor))
     if HOOKS.stack:
         _pack(ctx, saved)
         versions = [None] * len(saved)  # what the hooks keep is theirs: no version check, as in PyTorch

@@ -6,21 +6,68 @@ import threading
 
 __all__ = [
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
+    "NO_VERSION", "check_inference_write", "INFERENCE_REQUIRES_GRAD", "INFERENCE_VERSION",
 ]
 
 
 class _ModeState(threading.local):
     # Class attributes are each new thread's starting values.
-    grad_enabled = True
+    grad_mode = True  # what is_grad_enabled() says
     inference = False
+    grad_enabled = True  # whether ops record: grad mode on, outside inference mode (the flag ndgrad reads)
 
 
 STATE = _ModeState()
 
 
+def _set(grad_mode, inference):
+    """Inside inference_mode nothing records, even where enable_grad turned grad mode back on, as in PyTorch."""
+    STATE.grad_mode, STATE.inference, STATE.grad_enabled = grad_mode, inference, grad_mode and not inference
+
+
+# ---- inference tensors ------------------------------------------------------------------------------------------
+# Note [inference tensors]: a tensor made under inference_mode (by an op or a factory; a view shares its base's
+# kind) is an inference tensor, as in PyTorch: it has no version counter, so outside inference mode it can be
+# neither written in place nor saved for backward. ndgrad puts NO_VERSION where the [version] list would be: views
+# and detach() share it as they share a counter, and saving one reads its version, which raises PyTorch's error,
+# so Op.apply checks nothing more than before. Only writes (Tensor._bump_version) and requires_grad look for it.
+INFERENCE_VERSION = "Inference tensors do not track version counter."
+INFERENCE_REQUIRES_GRAD = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
+_INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode in "
+    "computation tracked by autograd. To work around this, you can make a clone to get a normal tensor and use it "
+    "in autograd, or use `ndgrad.no_grad()` instead of `ndgrad.inference_mode()`."
+)
+_INFERENCE_WRITE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a normal "
+    "tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details."
+)
+
+
+class _NoVersionCounter:
+    """The version counter of every inference tensor (see Note [inference tensors])."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index):
+        raise RuntimeError(_INFERENCE_SAVED)  # reading the version is what saving for backward does
+
+    def __len__(self):
+        return 0  # no version, and no line of a last write (see ndgrad.autograd.provenance)
+
+
+NO_VERSION = _NoVersionCounter()
+
+
+def check_inference_write():
+    """An in-place write to an inference tensor: allowed, and not counted, only inside inference mode."""
+    if not STATE.inference:
+        raise RuntimeError(_INFERENCE_WRITE)
+
+
 def is_grad_enabled():
-    """True when new ops record backward nodes (see torch.is_grad_enabled)."""
-    return STATE.grad_enabled
+    """True when grad mode is on (see torch.is_grad_enabled); ops record when also outside inference mode."""
+    return STATE.grad_mode
 
 
 def is_inference_mode_enabled():
@@ -34,11 +81,11 @@ class _Mode:
         raise NotImplementedError
 
     def __enter__(self):
-        self._saved = (STATE.grad_enabled, STATE.inference)
-        STATE.grad_enabled, STATE.inference = self._enter_values()
+        self._saved = (STATE.grad_mode, STATE.inference)
+        _set(*self._enter_values())
 
     def __exit__(self, *exc_info):
-        STATE.grad_enabled, STATE.inference = self._saved
+        _set(*self._saved)
         return False
 
     def __call__(self, function):
@@ -99,8 +146,8 @@ class set_grad_enabled(_Mode):
 
     def __init__(self, mode):
         self.mode = bool(mode)
-        self._before = STATE.grad_enabled
-        STATE.grad_enabled = self.mode
+        self._before = STATE.grad_mode
+        _set(self.mode, STATE.inference)
 
     def __enter__(self):
         self._saved = (self._before, STATE.inference)
@@ -112,7 +159,7 @@ class set_grad_enabled(_Mode):
         return type(self)(self.mode)
 
     def __call__(self, function):
-        STATE.grad_enabled = self._before  # used as a decorator: the call above must not stick
+        _set(self._before, STATE.inference)  # used as a decorator: the call above must not stick
         return super().__call__(function)
 
 

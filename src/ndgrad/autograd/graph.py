@@ -5,6 +5,7 @@ save_on_cpu, GradientEdge. It knows nothing about how the engine walks the graph
 """
 
 import itertools
+import threading
 import weakref
 from collections import OrderedDict, namedtuple
 
@@ -24,14 +25,25 @@ from ndgrad.autograd.saved import (
 )
 
 __all__ = [
-    "Node", "OpNode", "AccumulateGrad", "NodeHooks", "RETAINING", "follow_retained", "GradientEdge",
+    "Node", "OpNode", "AccumulateGrad", "NodeHooks", "hooks_of", "accumulator_of", "accumulate_into", "RETAINING",
+    "note_retaining", "follow_retained", "BOOKKEEPING", "GradientEdge",
     "get_gradient_edge", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "RemovableHandle",
     "memory_report", "path",
 ]
 
-_sequence = itertools.count()
-# Tensors that called retain_grad(): an in-place op gives such a tensor a new grad_fn, which must retain it too
-RETAINING = weakref.WeakValueDictionary()  # id -> tensor (tensors compare elementwise, so no WeakSet)
+_sequence = itertools.count()  # next() on it is one C call, so threads never draw the same number
+# Tensors that called retain_grad(): an in-place op gives such a tensor a new grad_fn, which must retain it too.
+# id -> weak reference (tensors compare elementwise, so no WeakSet); a plain dict, not a WeakValueDictionary,
+# whose iteration breaks when another thread's tensor dies meanwhile: list(RETAINING.values()) is one atomic step.
+RETAINING = {}
+
+# Note [threads]: the graph is shared by every thread that runs backward through it, so whatever two backward
+# passes (or a backward and a hook registration) can both write is either written in one step that the GIL never
+# splits (a dict assignment, setdefault or copy, next() on a counter, a version counter's `+= 1`: no call between
+# the read and the write) or under a lock. Each leaf's AccumulateGrad has its own lock for the read-add-write of
+# .grad, as in PyTorch (NumPy lets go of the GIL while it adds); the rare writes (a node's first hook, a leaf's
+# AccumulateGrad, retained gradients) share BOOKKEEPING. The engine's loop and Op.apply take no lock.
+BOOKKEEPING = threading.RLock()
 
 
 class NodeHooks:
@@ -46,10 +58,19 @@ class NodeHooks:
         self.post_accumulate = OrderedDict()
 
     def tensor_hooks(self, output_nr):
-        hooks = self.tensor.get(output_nr)
-        if hooks is None:
-            hooks = self.tensor[output_nr] = OrderedDict()
-        return hooks
+        return self.tensor.setdefault(output_nr, OrderedDict())  # one atomic step (see Note [threads])
+
+
+def hooks_of(owner):
+    """The NodeHooks of a node or of a leaf tensor, made on first need. Two threads registering the first hooks at
+    once must not each make one and lose the other's hook, hence the lock (taken only while there are none)."""
+    hooks = owner._hooks
+    if hooks is None:
+        with BOOKKEEPING:
+            hooks = owner._hooks
+            if hooks is None:
+                hooks = owner._hooks = NodeHooks()
+    return hooks
 
 
 class Node:
@@ -82,17 +103,11 @@ class Node:
 
     def register_hook(self, fn):
         """Call ``fn(grad_inputs, grad_outputs)`` after this node runs (see torch.autograd.graph.Node.register_hook)."""
-        return add_hook(self._node_hooks().post, fn)
+        return add_hook(hooks_of(self).post, fn)
 
     def register_prehook(self, fn):
         """Call ``fn(grad_outputs)`` before this node runs (see torch.autograd.graph.Node.register_prehook)."""
-        return add_hook(self._node_hooks().pre, fn)
-
-    def _node_hooks(self):
-        hooks = self._hooks
-        if hooks is None:
-            hooks = self._hooks = NodeHooks()
-        return hooks
+        return add_hook(hooks_of(self).pre, fn)
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
@@ -176,7 +191,8 @@ class OpNode(Node):
 class AccumulateGrad(Node):
     """The node behind a leaf that requires grad: adds the arriving gradient into ``variable.grad``.
 
-    The leaf holds it only weakly, so its hooks live on the leaf (``variable._hooks``) and outlive it.
+    The leaf holds it only weakly, so its hooks live on the leaf (``variable._hooks``) and outlive it. A leaf has
+    one at a time (see ``accumulator_of``), whose lock makes concurrent backward passes add up (Note [threads]).
     """
 
     formula = "x.grad += grad"  # the rule written out, for ndgrad.autograd.trace
@@ -188,6 +204,7 @@ class AccumulateGrad(Node):
         self.variable = variable
         self._edges = ()
         self._sequence_nr = float("inf")  # leaves accumulate as soon as they are ready, as in PyTorch
+        self._lock = threading.RLock()  # reentrant: a post-accumulate hook may run a backward into this leaf
 
     @property
     def _hooks(self):
@@ -207,27 +224,58 @@ class AccumulateGrad(Node):
 
         (grad,) = grads
         variable = self.variable
-        if variable._grad is None:
-            # NOTE: always a copy: the arriving array may be shared with another leaf's gradient or the caller's.
-            variable.grad = grad.clone() if STATE.grad_enabled else grad._detached_copy()
-        elif STATE.grad_enabled:
-            variable.grad = variable._grad + grad  # create_graph: out of place, so the sum stays differentiable
-        else:
-            variable._grad._data += grad._data
-        hooks = variable._hooks
-        if hooks is not None and hooks.post_accumulate:
-            run_post_accumulate_hooks(hooks.post_accumulate, variable)
+        with self._lock:  # NumPy lets go of the GIL while it adds: another thread's addition must wait
+            if variable._grad is None:
+                # NOTE: always a copy: the arriving array may be shared with another leaf's gradient or the caller's.
+                variable.grad = grad.clone() if STATE.grad_enabled else grad._detached_copy()
+            elif STATE.grad_enabled:
+                variable.grad = variable._grad + grad  # create_graph: out of place, so the sum stays differentiable
+            else:
+                variable._grad._data += grad._data
+            hooks = variable._hooks
+            if hooks is not None and hooks.post_accumulate:  # under the lock, as PyTorch runs them
+                run_post_accumulate_hooks(hooks.post_accumulate, variable)
         return ()
+
+
+def accumulator_of(leaf):
+    """The leaf's AccumulateGrad when it has no live one (Tensor._edge looks for that first): a graph that still
+    holds one made meanwhile by another thread gets it, else a new one. Made under the lock, so that two threads
+    building graphs on one leaf get the same node, and so the same accumulation lock. The leaf holds it weakly: the
+    graph keeps it alive, and the leaf never cycles."""
+    with BOOKKEEPING:
+        ref = leaf._accumulator_ref
+        accumulator = ref() if ref is not None else None
+        if accumulator is None:
+            accumulator = AccumulateGrad(leaf)
+            leaf._accumulator_ref = weakref.ref(accumulator)
+    return accumulator
+
+
+def accumulate_into(tensor, grad):
+    """backward(inputs=...): add ``grad`` into an input's .grad, leaf or not, under the lock that every other
+    writer of that .grad takes (the leaf's own AccumulateGrad; for a non-leaf, the one retain_grad takes)."""
+    if tensor.grad_fn is None:
+        tensor._edge()[0]._apply([grad])
+    else:
+        with BOOKKEEPING:
+            AccumulateGrad(tensor)._apply([grad])
+
+
+def note_retaining(tensor):
+    """``tensor`` called retain_grad(): backward must follow it to its newer grad_fn after an in-place op. Its
+    entry goes as it dies, before its id can be anyone else's."""
+    key = id(tensor)
+    RETAINING[key] = weakref.ref(tensor, lambda _, key=key: RETAINING.pop(key, None))
 
 
 def follow_retained():
     """Point each retaining tensor's current grad_fn at it (the engine calls this before a backward, if any)."""
-    for tensor in list(RETAINING.values()):
-        node = tensor.grad_fn
+    for tensor_ref in list(RETAINING.values()):
+        tensor = tensor_ref()
+        node = tensor.grad_fn if tensor is not None else None
         if node is not None and tensor._retains_grad:
-            retains = node._node_hooks().retains
-            if tensor._output_nr not in retains:
-                retains[tensor._output_nr] = weakref.ref(tensor)
+            hooks_of(node).retains.setdefault(tensor._output_nr, weakref.ref(tensor))
 
 
 GradientEdge = namedtuple("GradientEdge", ("node", "output_nr", "ownership_token"), defaults=(None,))

@@ -80,6 +80,14 @@ TEXTS = {
               "带进了下一次，这会让每次反向传播变慢、让旧的计算图一直占用内存，并把梯度送回过去的迭代"
               "（retain_graph=True 解决不了这个问题：它只会让旧的计算图继续存在）。",
     },
+    "leak_in_place": {
+        "en": "ndgrad: {line} extends in place a graph built before the last optimizer step{step}: through this "
+              "tensor every iteration's graph stays alive, saved tensors included, whether or not it is ever "
+              "backpropagated.",
+        "zh": "ndgrad：{line} 原地扩展了一个在上一次优化器 step{step}之前建立的计算图：通过这个张量，每次迭代的"
+              "计算图（包括保存的张量）都会一直留在内存中，无论之后是否对它做反向传播。",
+    },
+    "leak_this_op": {"en": "this in-place op", "zh": "这个原地操作"},
     "leak_carrier": {
         "en": "The history is carried across by {newest}",
         "zh": "把计算历史带过来的是 {newest}",
@@ -92,6 +100,10 @@ TEXTS = {
     "leak_total": {
         "en": "To keep a running total for logging, add the number instead: {total} += {term}.item()",
         "zh": "如果只是为了记录而累加总和，请改为累加数值：{total} += {term}.item()",
+    },
+    "leak_store": {
+        "en": "To keep the value for logging, store the number instead: {target} = {term}.item()",
+        "zh": "如果只是为了记录而保存这个值，请改为保存数值：{target} = {term}.item()",
     },
     "leak_state": {
         "en": "If {variable} is carried into the next iteration (an RNN's hidden state), cut its history there: "

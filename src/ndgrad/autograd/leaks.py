@@ -1,7 +1,9 @@
 """The graph-leak warning: a backward that reaches nodes made before the last optimizer step almost always means a
 tensor with history was carried from one training iteration into the next (a loss summed for logging, an RNN's
 hidden state not detached). The engine pays one comparison per node; the rest runs only when the warning fires,
-after a backward that completed.
+after a backward that completed. A running total that is never backpropagated is caught where it grows: an
+in-place op recorded onto a tensor whose history predates the last step (``total += loss``, see
+``warn_if_carried``), one comparison per recorded in-place op.
 
 Note [leak boundary]: the boundary is the *oldest* of the live optimizers' last steps, and an optimizer that has
 not stepped yet means no boundary at all. With one optimizer that is simply the last step. A GAN's generator loss
@@ -9,11 +11,13 @@ legitimately reaches nodes made before the discriminator's step in the same iter
 the generator's own previous step. Backward passes are no boundary: two losses backpropagated one after the other
 (retain_graph), a discriminator trained on ``fake.detach()`` before the generator's loss reaches ``fake``, and
 double backward all reach nodes made before an earlier backward, on purpose. Old nodes that saved nothing (a view
-of a parameter made once outside the loop) give correct gradients whenever they run, so they do not count.
+of a parameter made once outside the loop) give correct gradients whenever they run, so they do not count. Each
+thread has its own boundary, set by the steps it ran.
 """
 
 import re
 import sys
+import threading
 import warnings
 import weakref
 from pathlib import Path
@@ -22,17 +26,27 @@ from ndgrad.autograd.graph import _sequence
 from ndgrad.autograd.provenance import Site, capture, site_of
 
 __all__ = ["set_graph_leak_warning", "is_graph_leak_warning_enabled", "note_optimizer", "note_step", "leak_limit",
-           "saved_before_step", "warn_graph_leak", "last_step_site"]
+           "saved_before_step", "warn_graph_leak", "warn_if_carried", "last_step_site"]
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)
 _NO_BOUNDARY = -1
-_STEPS = weakref.WeakKeyDictionary()  # optimizer -> (sequence number at its last step, raw site of that step)
 
 
 class _Leaks:
     enabled = True
-    boundary = _NO_BOUNDARY  # nodes with a smaller sequence number were made before the boundary
-    site = None  # the raw site of the step that set the boundary
+
+
+class _Steps(threading.local):
+    """The boundary is per thread: a training loop carries history across its own steps. Another thread's step
+    (two threads sharing one optimizer) falls in the middle of this thread's iteration and must not count."""
+
+    def __init__(self):
+        self.last = weakref.WeakKeyDictionary()  # optimizer -> (sequence number at its last step here, raw site)
+        self.boundary = _NO_BOUNDARY  # nodes with a smaller sequence number were made before the boundary
+        self.site = None  # the raw site of the step that set the boundary
+
+
+_STEPS = _Steps()
 
 
 def set_graph_leak_warning(mode):
@@ -45,26 +59,29 @@ def is_graph_leak_warning_enabled():
 
 
 def note_optimizer(optimizer):
-    """A new optimizer: until it steps, there is no boundary (see Note [leak boundary])."""
-    _STEPS[optimizer] = (_NO_BOUNDARY, None)
-    _Leaks.boundary, _Leaks.site = _NO_BOUNDARY, None
+    """A new optimizer: until it steps, there is no boundary in this thread (see Note [leak boundary])."""
+    steps = _STEPS
+    steps.last[optimizer] = (_NO_BOUNDARY, None)
+    steps.boundary, steps.site = _NO_BOUNDARY, None
 
 
 def note_step(optimizer):
-    """An optimizer finished a step: move the boundary to the oldest live optimizer's last step."""
-    _STEPS[optimizer] = (next(_sequence), capture(2))
-    _Leaks.boundary, _Leaks.site = min(_STEPS.values(), key=lambda step: step[0])
+    """An optimizer finished a step: move this thread's boundary to the oldest live optimizer's last step here."""
+    steps = _STEPS
+    steps.last[optimizer] = (next(_sequence), capture(2))
+    steps.boundary, steps.site = min(steps.last.values(), key=lambda step: step[0])
 
 
 def last_step_site():
-    """Where the user called the step that set the boundary (a Site), or None."""
-    return Site.from_raw(_Leaks.site)
+    """Where the user called the step that set this thread's boundary (a Site), or None."""
+    return Site.from_raw(_STEPS.site)
 
 
 def leak_limit():
     """What the engine compares each popped node's heap key (-sequence_nr) with: a node made before the boundary
     has a larger key. 0 when there is nothing to check, as no key (-sequence_nr, or -inf for a leaf) exceeds 0."""
-    return -_Leaks.boundary if _Leaks.enabled and _Leaks.boundary > 0 else 0
+    boundary = _STEPS.boundary
+    return -boundary if _Leaks.enabled and boundary > 0 else 0
 
 
 def saved_before_step(node):
@@ -79,11 +96,29 @@ def warn_graph_leak(root_nodes):
     warnings.warn(_message(root_nodes), UserWarning, stacklevel=_user_stacklevel())
 
 
+def warn_if_carried(tensor):
+    """Op.apply_ recorded an in-place op onto ``tensor``. If the history it extends was made before this thread's
+    last step, the tensor was carried across the step with its graph, and now chains this iteration's graph to
+    all the earlier ones: ``total += loss`` kept for logging holds every iteration's graph alive, backpropagated
+    or not. Gradient accumulation sums its losses between two steps, so it never gets here."""
+    node = (tensor._base if tensor._base is not None else tensor).grad_fn
+    if node is None or node._sequence_nr >= _STEPS.boundary or not _Leaks.enabled:
+        return
+    from ndgrad.autograd.hints import say, sentences  # hints reach the graph through saved tensors: import late
+
+    site = Site.from_raw(capture(2))
+    step = Site.from_raw(_STEPS.site)
+    where = _quote(site) if site is not None else say("leak_this_op")
+    text = sentences(say("leak_in_place", line=where, step=f" ({step.short()})" if step is not None else ""),
+                     _advice(site, say))
+    warnings.warn(text, UserWarning, stacklevel=_user_stacklevel())
+
+
 def _message(root_nodes):
     from ndgrad.autograd.hints import say, sentences  # hints reach the graph through saved tensors: import late
 
     newest, oldest = _old_nodes_with_sites(root_nodes)
-    step = Site.from_raw(_Leaks.site)
+    step = Site.from_raw(_STEPS.site)
     parts = [say("leak", step=f" ({step.short()})" if step is not None else "")]
     if newest is not None:
         carried = say("leak_carrier", newest=_quote(newest))
@@ -96,7 +131,7 @@ def _message(root_nodes):
 
 def _old_nodes_with_sites(root_nodes):
     """Sites of the newest and the oldest node made before the boundary that this graph reaches (None if unknown)."""
-    boundary = _Leaks.boundary
+    boundary = _STEPS.boundary
     pending, seen = list(root_nodes), set()
     newest = oldest = None  # (sequence_nr, site)
     while pending:
@@ -117,6 +152,7 @@ def _old_nodes_with_sites(root_nodes):
 
 
 _ACCUMULATION = re.compile(r"^([A-Za-z_][\w.]*)\s*\+=\s*(.+)$")
+_STORE = re.compile(r"^([A-Za-z_][\w.]*\[[^\]]*\])\s*=(?!=)\s*(.+)$")  # losses[step] = loss
 
 
 def _advice(site, say):
@@ -125,6 +161,9 @@ def _advice(site, say):
     total = _ACCUMULATION.match(source)
     if total:
         return say("leak_total", total=total.group(1), term=_parenthesised(total.group(2)))
+    store = _STORE.match(source)
+    if store:
+        return say("leak_store", target=store.group(1), term=_parenthesised(store.group(2)))
     variable = site.variable if site is not None else None
     if variable:
         return say("leak_state", variable=variable)

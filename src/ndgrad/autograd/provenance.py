@@ -176,17 +176,27 @@ def last_write_of(tensor):
 
 # ---- recent cuts: where tensors left the graph, for the hint after "does not require grad" ---------------------
 _MAX_CUTS = 8
-_CUTS = {}  # (how, id(code), offset) -> raw site, oldest first: a loop's repeated cut takes one place
+
+
+class _Cuts(threading.local):
+    """Per thread, as the error they explain: another thread's cuts (an optimizer's no_grad step) are not its."""
+
+    def __init__(self):
+        self.recent = {}  # (how, id(code), offset) -> raw site, oldest first: a loop's repeated cut takes one place
+
+
+_CUTS = _Cuts()
 
 
 def _remember_cut(how, site):
     if site is None:
         return
+    recent = _CUTS.recent
     key = (how, id(site[0]), site[1])  # NOTE: id, not the code object: hashing a code object hashes its bytecode
-    _CUTS.pop(key, None)
-    _CUTS[key] = site  # the value keeps the code object, so its id stays unique
-    if len(_CUTS) > _MAX_CUTS:
-        del _CUTS[next(iter(_CUTS))]
+    recent.pop(key, None)
+    recent[key] = site  # the value keeps the code object, so its id stays unique
+    if len(recent) > _MAX_CUTS:
+        del recent[next(iter(recent))]
 
 
 def note_cut(how):
@@ -197,4 +207,4 @@ def note_cut(how):
 
 def recent_cuts(limit=3):
     """The last ``limit`` places where a grad-requiring tensor left the graph: [(how, Site)], most recent first."""
-    return [(key[0], Site.from_raw(site)) for key, site in reversed(list(_CUTS.items())[-limit:])]
+    return [(key[0], Site.from_raw(site)) for key, site in reversed(list(_CUTS.recent.items())[-limit:])]

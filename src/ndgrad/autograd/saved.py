@@ -17,8 +17,8 @@ from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.autograd.hints import inplace_hint, with_hint
 
 __all__ = [
-    "SavedOutput", "SavedPacked", "check_version", "FREED_MESSAGE", "HOOKS", "pack_saved", "saved_tensors_hooks",
-    "save_on_cpu", "disable_saved_tensors_hooks", "saved_attribute",
+    "SavedOutput", "SavedPacked", "version_to_save", "check_version", "FREED_MESSAGE", "HOOKS", "pack_saved",
+    "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "saved_attribute",
 ]
 
 FREED_MESSAGE = (
@@ -66,6 +66,13 @@ class SavedOutput:
             if _ForwardState.level is not None:
                 _set_tangent(rebuilt, self.tangent)
         return rebuilt
+
+
+def version_to_save(tensor):
+    """The version a tensor has as it is saved for backward, which unpacking checks. The counter is read
+    directly, as Op.apply does inline: an inference tensor's raises PyTorch's error (see Note [inference tensors])."""
+    counter = tensor._version_counter
+    return counter[0] if counter is not None else 0
 
 
 def check_version(tensor, saved_version, node):
@@ -269,9 +276,10 @@ def _saved_input(node, position):
 
 def _unpack(node, position):
     """One saved value, unpacked and checked as ``saved_tensors`` does (so unpack hooks run for it alone)."""
-    if node._saved is None:
+    saved = node._saved  # read once: a backward in another thread may free it meanwhile
+    if saved is None:
         raise RuntimeError(FREED_MESSAGE)
-    item, version = node._saved[position], node._saved_versions[position]
+    item, version = saved[position], node._saved_versions[position]
     if version is not None:
         check_version(item, version, node)
     elif type(item) is SavedOutput or type(item) is SavedPacked:

@@ -2,6 +2,7 @@
 
 from ndgrad._creation import empty
 from ndgrad._tensor import Tensor
+from ndgrad.autograd.grad_mode import INFERENCE_REQUIRES_GRAD, is_inference_mode_enabled
 
 __all__ = ["Parameter"]
 
@@ -19,6 +20,8 @@ class Parameter(Tensor):
             data = empty(0)
         if requires_grad and data._data.dtype.kind not in "fc":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        if requires_grad and data.is_inference() and not is_inference_mode_enabled():
+            raise RuntimeError(INFERENCE_REQUIRES_GRAD)
         return cls._from_parts(data._data, bool(requires_grad), None, 0, data._shared_counter())
 
     def __repr__(self):

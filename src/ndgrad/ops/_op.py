@@ -12,9 +12,10 @@ import numpy as np
 from ndgrad._device import array_namespace, device_of_array, namespace_of, placement, to_device
 from ndgrad._dtype import can_cast, get_default_dtype, result_type
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
-from ndgrad.autograd.forward_ad import _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
-from ndgrad.autograd.grad_mode import STATE
+from ndgrad.autograd.forward_ad import _active, _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
+from ndgrad.autograd.grad_mode import NO_VERSION, STATE
 from ndgrad.autograd.graph import OpNode, _sequence
+from ndgrad.autograd.leaks import warn_if_carried
 from ndgrad.autograd.provenance import BACKWARD as _BACKWARD
 from ndgrad.autograd.provenance import _State as _Provenance
 from ndgrad.autograd.provenance import capture, mark
@@ -114,11 +115,13 @@ class Op:
             result = _forward_placed(cls, xp, arrays, params)
 
         view_of = inputs[0] if cls.is_view else None
-        record = needs_grad and cls.differentiable and STATE.grad_enabled
+        grad_enabled = STATE.grad_enabled
+        record = needs_grad and cls.differentiable and grad_enabled
+        counter = None if grad_enabled or not STATE.inference else NO_VERSION  # see Note [inference tensors]
         if type(result) is not tuple:
-            out = _wrap(result, Tensor, view_of)
-            if needs_grad and not STATE.grad_enabled and _Provenance.enabled and not _BACKWARD.depth:
-                mark(out, "inference_mode" if STATE.inference else "no_grad")  # a cut (see explain())
+            out = _wrap(result, Tensor, view_of, counter)
+            if needs_grad and not grad_enabled and _Provenance.enabled and not _BACKWARD.depth:
+                mark(out, "no_grad" if counter is None else "inference_mode")  # a cut (see explain())
             if record and (kind := out._data.dtype.kind) in "fc":
                 if kind == "c" and not cls.complex_autograd:
                     raise _no_complex_autograd(cls)
@@ -128,7 +131,7 @@ class Op:
             if _ForwardState.active:
                 push_tangents(cls, inputs, params, (out,), Tensor)
             return out
-        outs = tuple(_wrap(r, Tensor, view_of) for r in result)
+        outs = tuple(_wrap(r, Tensor, view_of, counter) for r in result)
         if record:
             if not cls.complex_autograd and any(out._data.dtype.kind == "c" for out in outs):
                 raise _no_complex_autograd(cls)
@@ -147,9 +150,10 @@ class Op:
         """The in-place form (``add_``): compute out of place, write the values into ``self``, move its grad_fn."""
         self._check_inplace()
         source = self
+        forward = _ForwardState.active and _active()  # this thread pushes tangents (see ndgrad.autograd.forward_ad)
         if STATE.grad_enabled and cls._saves_first_input and _any_requires_grad((self, *others)):
             source = self._snapshot()  # the vjp needs the old values, which the write below overwrites
-            if _ForwardState.active and _tangent(self) is not None:
+            if forward and _tangent(self) is not None:
                 _set_tangent(source, _tangent(self))
         _check_no_partial_overlap(self, others)
         out = cls.apply(source, *others, **params)
@@ -162,10 +166,10 @@ class Op:
                 f"result type {out.dtype.title} can't be cast to the desired output type {self.dtype.title}"
             )
         self._write(out._data)
-        tangents = _ForwardState.active and _tangent(out) is not None
+        tangents = forward and _tangent(out) is not None
         if tangents:
             _set_tangent(self, _tangent(out))  # the written tensor carries the result's tangent
-        elif _ForwardState.active and not cls.differentiable and _tangent(self) is not None:
+        elif forward and not cls.differentiable and _tangent(self) is not None:
             _set_tangent(self, _tangent(self) * 0)  # written with values that carry none (x.eq_(0))
         from ndgrad.ops.views import rebase, rebase_tangents, refresh_view_tangents, refresh_views
 
@@ -177,6 +181,7 @@ class Op:
             return self
         if out.grad_fn is not None:
             out.grad_fn._rebind_saved_output(self)
+            warn_if_carried(self)  # `total += loss` across optimizer steps (see ndgrad.autograd.leaks)
         elif cls.zero_grad_in_place and _any_requires_grad((self, *others)):
             out._requires_grad, out.grad_fn = True, _record(cls, (source, *others), params, (self,))
         if self._base is not None and (out.grad_fn is not None or self._base._requires_grad):
@@ -227,10 +232,14 @@ def _mark_views(cls, params, view_of, outs):
     its history (see Note [views and in-place])."""
     base = view_of._base if view_of._base is not None else view_of
     steps = view_of._view_steps or ()
-    origin = "no_grad" if not STATE.grad_enabled else ("multi" if len(outs) > 1 else "")
+    recording = STATE.grad_enabled
+    if recording:
+        origin = "multi" if len(outs) > 1 else ""
+    else:  # made where nothing records: writing it in place where something does is refused (Tensor._check_inplace)
+        origin = "inference_mode" if STATE.inference else "no_grad"
     for output_nr, out in enumerate(outs):
         out._view_steps = steps + ((cls, params, output_nr, origin),)
-        if origin != "no_grad":
+        if recording:
             if base._views is None:
                 base._views = WeakSet()
             base._views.add(out)
@@ -319,12 +328,13 @@ def _numbers_fit(inputs, kind):
     return True
 
 
-def _wrap(array, Tensor, view_of):
-    """A new Tensor for a forward result; a view shares its input's version counter and base."""
+def _wrap(array, Tensor, view_of, counter):
+    """A new Tensor for a forward result, with ``counter`` (None, or NO_VERSION under inference_mode); a view shares
+    its input's version counter and base instead."""
     if type(array) is not np.ndarray:  # NumPy returns scalars, not 0-d arrays, from ops on 0-d arrays
         array = np.asarray(array) if isinstance(array, np.generic) else namespace_of(array).asarray(array)
     if view_of is None:
-        return Tensor._from_parts(array, False, None, 0, None)
+        return Tensor._from_parts(array, False, None, 0, counter)
     base = view_of._base if view_of._base is not None else view_of
     view = Tensor._from_parts(array, False, None, 0, view_of._shared_counter(), base)
     if getattr(view_of, "_conj_bit", False):  # a view of a conj() result is conjugated too (see Conj)
