@@ -2,16 +2,17 @@
 
 Note [floating-point error state]: NumPy reports division by zero, overflow and invalid values (inf - inf, 0 / 0)
 through its error state, by default with a RuntimeWarning, which ``-W error`` turns into an exception. ndgrad's
-kernels run with every report off, and the user's NumPy code keeps the state the user set: ``silence()`` switches
-the reports off for the calling thread and returns a token, and ``restore(token)`` puts back what was there
-before (always in a ``finally``). ``Op.apply`` does this around an op's forward, the engine once around a whole
-backward, and ``@silenced`` around the other entry points that compute on raw arrays (printing, optimizer steps,
-init, gradcheck). In NumPy >= 2 the state is a context variable, so the pair costs one ``ContextVar.set`` and one
-``reset`` (~0.1 us) of a state made once here (it keeps the buffer size NumPy had when ndgrad was imported); NumPy
-1.x keeps the state in per-thread settings, which ``np.geterrobj``/``np.seterrobj`` swap (~0.3 us); a NumPy with
-neither gets ``np.errstate``, entered and left by hand (~1 us). CuPy reports nothing of this kind, so GPU arrays
-need nothing more. One NumPy warning does not go through the error state: ``np.mean`` of no elements warns by
-itself, so kernels take their means from ``mean_array`` here.
+array code runs with every report off, while the user's own NumPy code keeps the state the user set: ``silence()``
+turns the reports off in the calling thread and returns a token, ``restore(token)`` brings back what was there
+(always in a ``finally``). ``Op.apply`` does this around an op's casts and forward, ``push_tangents`` around a jvp,
+the engine once around a whole backward (so hooks and Function.backward that it calls see the quiet state too),
+``Tensor._write`` around a write; ``@silenced`` covers the other entry points that compute on raw arrays
+(creation, random fills, printing, optimizer steps, LBFGS's closure included, gradcheck, the anomaly and trace
+summaries). In NumPy >= 2 the state is a context variable: the pair is one ``ContextVar.set`` and one ``reset``
+(~0.1 us) of a state made once here (with the buffer size NumPy had when ndgrad was imported). NumPy 1.x keeps it
+in per-thread settings, which ``np.geterrobj``/``np.seterrobj`` swap (~0.3 us); a NumPy with neither gets
+``np.errstate``, entered and left by hand. CuPy reports nothing of this kind: GPU arrays need nothing more.
+``np.mean`` of no elements warns outside the error state, so kernels take means from ``mean_array``.
 """
 
 import functools

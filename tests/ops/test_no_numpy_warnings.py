@@ -96,6 +96,7 @@ def test_edge_values_raise_no_numpy_warning(op, capsys):
 SNIPPETS = [
     "print(torch.tensor([1e40, -1e40, 1.0], dtype=torch.float32), torch.tensor([1e5, -1e5], dtype=torch.float16))",
     "print(torch.tensor([100000]) + torch.ones(1, dtype=torch.float16))",
+    "x = torch.zeros(2)\nx.add_(torch.tensor([1e300, 1.0], dtype=torch.float64))\nprint(x)",
     "print(torch.tensor([1e-300, 1e300], dtype=torch.float64), torch.tensor([1e-45, 3e38]))",
     "print(torch.tensor([]).mean(), torch.zeros(0, 3).mean(0), torch.zeros(2, 0).mean(1))",
     "print(torch.nn.functional.mse_loss(torch.zeros(0), torch.zeros(0)), torch.nn.functional.l1_loss(torch.zeros(0), "
