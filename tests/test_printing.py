@@ -287,7 +287,13 @@ def _magnitude_arrays_of(dtype, ndim):
     shapes = st.tuples(*[st.sampled_from([1, 3])] * ndim)
     elements = st.one_of(st.floats(-10, 10, width=16), st.sampled_from([0.0, nan, inf, 1e-4, 1000.0, 1e9]))
     return shapes.flatmap(lambda shape: hnp.arrays(np.float64, shape, elements=elements).map(
-        lambda base: np.asarray(base * 10.0 ** np.round(base % 5 - 2)).astype(dtype)))
+        lambda base: _spread(base, dtype)))
+
+
+def _spread(base, dtype):
+    """``base`` scaled by powers of ten picked by its own values (nan and inf stay as they are)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(base * 10.0 ** np.round(base % 5 - 2)).astype(dtype)
 
 
 def _magnitude_arrays():

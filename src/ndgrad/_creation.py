@@ -20,6 +20,7 @@ from ndgrad._dtype import (
     real_scalar,
     uint8,
 )
+from ndgrad._fpstate import silenced
 from ndgrad._tensor import Size, Tensor
 
 __all__ = [
@@ -44,6 +45,7 @@ def get_default_device():
     return _Default.device or CPU
 
 
+@silenced  # values that overflow the dtype become inf, as in PyTorch (see Note [floating-point error state])
 def _build(device, make):
     """``make(xp)`` with the array library of ``device`` (None: the default device), allocating there."""
     if device is None:
@@ -368,6 +370,7 @@ def _stream(generator):
     return _RandomState.generator if generator is None else generator._rng
 
 
+@silenced
 def _random(sample, size, dtype, device, requires_grad, kernel="check_uniform_bounds", complex_scale=1.0,
             generator=None):
     dtype = dtype or get_default_dtype()

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _dtype
+from ._fpstate import silenced
 
 __all__ = ["PRINT_OPTS", "set_printoptions", "tensor_repr"]
 
@@ -127,6 +128,7 @@ def _numpy_values(tensor):
     return data.astype(np.float32) if data.dtype == np.float16 else data
 
 
+@silenced  # the notation's choice divides magnitudes, which may overflow (torch's does too, silently)
 def tensor_repr(tensor):
     """What torch prints for the same tensor, with "ndgrad." in place of "torch." in dtype names."""
     prefix = "tensor("

@@ -26,6 +26,7 @@ from ndgrad._dtype import (
     legacy_type_name,
     uint8,
 )
+from ndgrad._fpstate import restore, silence
 from ndgrad._operators import OperatorMethods
 from ndgrad.autograd.grad_mode import (
     INFERENCE_REQUIRES_GRAD,
@@ -375,7 +376,11 @@ class Tensor(
                 "unsupported operation: more than one element of the written-to tensor refers to a single memory "
                 "location. Please clone() the tensor before performing the operation."
             )
-        self._data[...] = array
+        fp_state = silence()  # a value beyond self's dtype is written as inf (see Note [floating-point error state])
+        try:
+            self._data[...] = array
+        finally:
+            restore(fp_state)
         self._bump_version()
 
     def _bump_version(self):

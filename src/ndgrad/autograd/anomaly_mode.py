@@ -7,6 +7,7 @@ import traceback
 import warnings
 from pathlib import Path
 
+from ndgrad._fpstate import silenced
 from ndgrad.autograd.provenance import Site, capture
 
 __all__ = [
@@ -183,6 +184,7 @@ def _first_nan_message(node, inputs, bad):
     return "\n".join(lines)
 
 
+@silenced  # the mean of huge finite values may overflow (see Note [floating-point error state])
 def _statistics(array):
     """shape, dtype, min, max, mean, and how many elements are NaN, Inf, zero and negative."""
     from ndgrad._device import namespace_of

@@ -13,6 +13,7 @@ import heapq
 import threading
 
 from ndgrad._dtype import from_numpy_dtype
+from ndgrad._fpstate import restore, silence
 from ndgrad.autograd.anomaly_mode import _AnomalyState, check_nan, evaluating, warn_forward_trace
 from ndgrad.autograd.grad_mode import set_grad_enabled
 from ndgrad.autograd.graph import RETAINING, follow_retained
@@ -79,6 +80,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
     _RUNNING.stack = outer + ((capture is not None, retain_graph),)
     BACKWARD.depth += 1  # the rules run with grad off on inputs that require grad: provenance marks no cuts
     with set_grad_enabled(create_graph):
+        fp_state = silence()  # for the whole pass, accumulation included (see Note [floating-point error state])
         try:
             while ready:
                 key, _, node = heapq.heappop(ready)
@@ -140,6 +142,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
             add_backward_hint(error, node)
             raise
         finally:
+            restore(fp_state)
             _RUNNING.stack = outer
             BACKWARD.depth -= 1
             if anomaly:

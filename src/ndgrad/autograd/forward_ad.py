@@ -5,6 +5,8 @@ import threading
 from collections import namedtuple
 from weakref import ref
 
+from ndgrad._fpstate import restore, silence
+
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor"]
 
 UnpackedDualTensor = namedtuple("UnpackedDualTensor", ["primal", "tangent"])
@@ -142,7 +144,11 @@ def push_tangents(op, inputs, params, outs, Tensor):
         )
     with _paused():
         tangents = [zeros_like(x) if t is None and isinstance(x, Tensor) else t for x, t in zip(inputs, tangents)]
-        result = op.jvp(JvpContext(op, inputs, params, outs), *tangents)
+        fp_state = silence()  # some rules compute on arrays (see Note [floating-point error state])
+        try:
+            result = op.jvp(JvpContext(op, inputs, params, outs), *tangents)
+        finally:
+            restore(fp_state)
     for out, tangent in zip(outs, result if isinstance(result, tuple) else (result,)):
         if tangent is not None and out._data.dtype.kind in "fc":
             if tangent._data.dtype.kind == "c" and out._data.dtype.kind != "c":

@@ -10,6 +10,8 @@ import warnings
 
 import numpy as np
 
+from ndgrad._fpstate import silenced
+
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
@@ -81,6 +83,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
 
 # ---- the check ----------------------------------------------------------------------------------------------------
+@silenced  # finite differences of inf and nan (see Note [floating-point error state])
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, fast_mode):
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)

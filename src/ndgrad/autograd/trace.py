@@ -8,6 +8,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 
+from ndgrad._fpstate import silenced
 from ndgrad.autograd.graph import AccumulateGrad
 from ndgrad.autograd.provenance import origin_of
 
@@ -290,6 +291,7 @@ def _nodes_of(step):
     return (step.node, *(flow.target for flow in step.grads_out if flow.target is not None))
 
 
+@silenced  # a summary of inf and -inf is nan (see Note [floating-point error state])
 def describe_tensor(tensor):
     """A gradient on one line: small tensors as torch prints them, others as shape, dtype and a summary."""
     if tensor is None:

@@ -1,8 +1,6 @@
 """ndgrad's ops: one module per family, each holding its ops (forward + vjp), the functions users call, and the
 Tensor methods for them. This package re-exports every family's public functions (its ``__all__``)."""
 
-import warnings
-
 from ndgrad.ops import (
     activation,
     arithmetic,
@@ -99,7 +97,3 @@ FAMILIES = (
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 
-# NOTE: PyTorch computes inf and nan silently where NumPy also warns (log(0), 1/0). The filter matches the
-# module a warning is attributed to, so it silences NumPy's floating-point warnings raised by ndgrad's op code
-# and nowhere else in the user's program.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"ndgrad\.ops\.")

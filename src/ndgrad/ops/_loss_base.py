@@ -6,12 +6,13 @@ import warnings
 
 import numpy as np
 
+from ndgrad._fpstate import mean_array
 from ndgrad.ops._op import Op
 
 
 def reduce_array(xp, loss, reduction):
     if reduction == "mean":
-        return xp.mean(loss)
+        return mean_array(xp, loss)
     if reduction == "sum":
         return xp.sum(loss)
     return loss

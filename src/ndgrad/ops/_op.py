@@ -11,6 +11,7 @@ import numpy as np
 
 from ndgrad._device import array_namespace, device_of_array, namespace_of, placement, to_device
 from ndgrad._dtype import can_cast, get_default_dtype, result_type
+from ndgrad._fpstate import restore, silence
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.forward_ad import _active, _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
 from ndgrad.autograd.grad_mode import NO_VERSION, STATE
@@ -101,9 +102,10 @@ class Op:
             xp = np
         else:
             xp, arrays = _on_one_device(arrays)
-        if target is not None:
-            arrays = [a.astype(target) if hasattr(a, "dtype") and a.dtype != target else a for a in arrays]
+        fp_state = silence()  # inf and nan without NumPy's warnings (see Note [floating-point error state])
         try:
+            if target is not None:  # a cast may overflow too (100000 to float16 is inf)
+                arrays = [a.astype(target) if hasattr(a, "dtype") and a.dtype != target else a for a in arrays]
             result = cls.forward(xp, *arrays, **params) if xp is np else _forward_placed(cls, xp, arrays, params)
         except ValueError as error:
             raise _translate(error, arrays) from None
@@ -113,6 +115,8 @@ class Op:
                 raise
             xp, arrays = _on_one_device(arrays)
             result = _forward_placed(cls, xp, arrays, params)
+        finally:
+            restore(fp_state)
 
         view_of = inputs[0] if cls.is_view else None
         grad_enabled = STATE.grad_enabled

@@ -6,6 +6,7 @@ import numpy as np
 
 from ndgrad._device import namespace_of
 from ndgrad._dtype import float32
+from ndgrad._fpstate import mean_array
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops._checks import constant_like, no_complex_kernel
 from ndgrad.ops._op import REDUCTION, Op
@@ -19,9 +20,9 @@ FUNCTIONAL = [
 # Note [normalisation rules]: every op here is y = xhat * w + b with xhat = (x - mean) * rstd over some axes. The
 # rules recompute xhat from the saved x with ndgrad ops, so each rule is differentiable again (double backward).
 def _stats(xp, x, axes, eps):
-    mean = xp.mean(x, axis=axes, keepdims=True)
+    mean = mean_array(xp, x, axis=axes, keepdims=True)
     centred = x - mean
-    rstd = 1.0 / xp.sqrt(xp.mean(centred * centred, axis=axes, keepdims=True) + eps)
+    rstd = 1.0 / xp.sqrt(mean_array(xp, centred * centred, axis=axes, keepdims=True) + eps)
     return centred * rstd
 
 

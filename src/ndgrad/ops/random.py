@@ -10,6 +10,7 @@ import numpy as np
 
 from ndgrad._device import to_device
 from ndgrad._dtype import bool_, float16, float32, float64
+from ndgrad._fpstate import silenced
 from ndgrad.ops._op import Op
 
 __all__ = ["bernoulli", "poisson", "multinomial"]
@@ -99,6 +100,7 @@ def _stream(generator):
     return _stream(generator)
 
 
+@silenced  # draws beyond the dtype's range become inf, as in PyTorch (see Note [floating-point error state])
 def _fill(op, tensor, draw, generator, complex_parts=False, others=()):
     """Write ``draw(rng, shape)`` into ``tensor`` through ``op``; a complex tensor gets real and imaginary parts
     drawn apart, as PyTorch fills view_as_real of it."""
@@ -307,6 +309,7 @@ def poisson(input, generator=None):
     return _sample(Poisson, input, _stream(generator).poisson(rates))
 
 
+@silenced
 def _sample(op, input, sample):
     """A new tensor of input's dtype and device holding ``sample``, recorded as ``op`` of input."""
     return op.apply(input, sample=to_device(np.asarray(sample).astype(input.dtype.numpy), input.device))

@@ -6,6 +6,7 @@ The reductions that select elements (max, median, kthvalue, ...) live in ops.sel
 import math
 
 from ndgrad._dtype import int64
+from ndgrad._fpstate import mean_array
 from ndgrad.ops._checks import no_complex
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
@@ -95,7 +96,7 @@ class Mean(Op):
 
     @staticmethod
     def forward(xp, x, dtype=None):
-        return xp.mean(x, dtype=dtype)
+        return mean_array(xp, x, dtype=dtype)
 
     formula = "grad_self = grad expanded to self's shape / self.numel()"
     @staticmethod
@@ -116,7 +117,7 @@ class MeanDim(Op):
 
     @staticmethod
     def forward(xp, x, dim, keepdim, dtype=None):
-        return xp.mean(x, axis=dim, keepdims=keepdim, dtype=dtype)
+        return mean_array(xp, x, axis=dim, keepdims=keepdim, dtype=dtype)
 
     formula = "grad_self = grad (unsqueezed at dim) expanded to self's shape / (elements reduced)"
     @staticmethod
@@ -248,7 +249,7 @@ class VarMean(Op):
 
     @staticmethod
     def forward(xp, x, dims, correction, keepdim):
-        return _variance(xp, x, dims, correction, keepdim), xp.mean(x, axis=dims, keepdims=keepdim)
+        return _variance(xp, x, dims, correction, keepdim), mean_array(xp, x, axis=dims, keepdims=keepdim)
 
     formula = "grad_self = grad_var * 2 * (self - mean) / (N - correction) + grad_mean / N"
     @staticmethod
@@ -270,7 +271,7 @@ class StdMean(Op):
 
     @staticmethod
     def forward(xp, x, dims, correction, keepdim):
-        return xp.sqrt(_variance(xp, x, dims, correction, keepdim)), xp.mean(x, axis=dims, keepdims=keepdim)
+        return xp.sqrt(_variance(xp, x, dims, correction, keepdim)), mean_array(xp, x, axis=dims, keepdims=keepdim)
 
     formula = "grad_self = grad_std * (self - mean) / ((N - correction) * std) + grad_mean / N"
     @staticmethod
@@ -285,7 +286,7 @@ class StdMean(Op):
 
 
 def _variance(xp, x, dims, correction, keepdim):
-    deviations = x - xp.mean(x, axis=dims, keepdims=True)
+    deviations = x - mean_array(xp, x, axis=dims, keepdims=True)
     if x.dtype.kind == "c":  # |d|^2: a complex input has a real variance
         deviations = xp.abs(deviations)
     squares = xp.sum(deviations * deviations, axis=dims, keepdims=keepdim)

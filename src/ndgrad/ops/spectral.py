@@ -64,7 +64,7 @@ class FftR2C(Op):
             missing = ctx.input_shapes[0][last] - grad.shape[last]
             if missing > 0:
                 shape = tuple(missing if d == last else n for d, n in enumerate(grad.shape))
-                grad = cat([grad, _constant(grad, grad._data.dtype.type(0), shape)], last)
+                grad = cat([grad, _constant(grad, 0, shape)], last)
         return (real(FftC2C.apply(grad, dim=ctx.dim, normalization=ctx.normalization, forward=False)),)
 
     @staticmethod

@@ -8,6 +8,7 @@ import numpy as np
 
 from ndgrad._device import namespace_of
 from ndgrad._dtype import float32, float64, get_default_dtype
+from ndgrad._fpstate import silenced
 from ndgrad._tensor import Tensor
 from ndgrad.autograd.grad_mode import enable_grad
 from ndgrad.optim.optimizer import Optimizer
@@ -121,11 +122,15 @@ class ElementwiseOptimizer(Optimizer):
         if closure is not None:
             with enable_grad():
                 loss = closure()
+        self._update_all()
+        return loss
+
+    @silenced  # the updates run on raw arrays (see Note [floating-point error state])
+    def _update_all(self):
         for group in self.param_groups:
             entries = self._entries(group)
             if entries:
                 self._update_group(group, entries)
-        return loss
 
     def _entries(self, group):
         maximize = group["maximize"]

@@ -7,6 +7,7 @@ scalars here, and become 0-d tensors again in ``optimizer.state``.
 
 import numpy as np
 
+from ndgrad._fpstate import silenced
 from ndgrad._tensor import Tensor
 from ndgrad.autograd.grad_mode import enable_grad
 from ndgrad.optim._elementwise import as_real, check_lr, namespace
@@ -180,6 +181,7 @@ class LBFGS(Optimizer):
         self._set_param(x)
         return loss, flat_grad
 
+    @silenced  # raw-array updates, as in every optimizer; the closure too (see Note [floating-point error state])
     def step(self, closure):
         """Run up to ``max_iter`` L-BFGS iterations; ``closure`` clears the gradients, computes the loss, calls
         backward and returns the loss. Returns the loss before the first iteration."""
