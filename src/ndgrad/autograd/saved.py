@@ -68,6 +68,15 @@ class SavedOutput:
         return rebuilt
 
 
+def _type_string(tensor):
+    """The tensor's type as PyTorch's message names it: the legacy name (ndgrad.FloatTensor), or the C++ one
+    (CPUComplexFloatType) for the dtypes that have none."""
+    device = tensor.device.type
+    if tensor.dtype.is_complex:
+        return f"{device.upper()}{tensor.dtype.title}Type"
+    return legacy_type_name(tensor.dtype, device)
+
+
 def check_version(tensor, saved_version, node):
     """Raise PyTorch's error if ``tensor`` was modified in place since it was saved."""
     if tensor._version != saved_version:
@@ -75,7 +84,7 @@ def check_version(tensor, saved_version, node):
 
 
 def _modified_message(tensor, saved_version, node):
-    description = f"[{legacy_type_name(tensor.dtype)} [{', '.join(map(str, tensor._data.shape))}]]"
+    description = f"[{_type_string(tensor)} [{', '.join(map(str, tensor._data.shape))}]]"
     if tensor.grad_fn is not None:
         description += f", which is output {tensor._output_nr} of {tensor.grad_fn._short_name()},"
     if _AnomalyState.enabled:
