@@ -153,3 +153,16 @@ def test_overlap_of_input_and_written_tensor_as_torch(same, code):
 def test_modified_message_names_complex_types_and_copy_as_torch(same):
     same("x = torch.ones(2, dtype=torch.complex64, requires_grad=True)\nb = x * 1\nb.copy_(x * 2)\nz = b * b\n"
          "b.add_(1)\nz.sum().abs().backward()")
+
+
+@pytest.mark.parametrize(
+    "make",
+    ["b.reshape(3, 2)", "b.t().reshape(3, 1, 2)", "b[:, ::2].reshape(2, 2, 1)", "b.t().reshape(3, 2)",
+     "b.t().reshape(6)", "b.t().flatten()", "b[:, :2].reshape(4)", "b.t()[None].reshape(3, 2)",
+     "b.t().unflatten(0, (3, 1))", "b.t().ravel()", "b.t().reshape_as(torch.ones(3, 1, 2))",
+     "b.t().contiguous().reshape(6)"],
+)
+def test_reshape_is_a_view_where_torch_s_is(same, make):
+    """A contiguous reshape is a view (ViewBackward0); another that can be one is too (ReshapeAliasBackward0); else it
+    copies (UnsafeViewBackward0), and the result is no view of the base."""
+    same(f"x = torch.ones(2, 3, requires_grad=True)\nb = x * 1\nv = {make}\nprint(v.grad_fn.name(), v._base is b)")

@@ -200,10 +200,10 @@ def _check_overlap(self, others, idempotent):
     elements fill their memory without gaps (in any order of dims) are judged for that: interleaved views are too hard
     to call."""
     target = self._data
-    if type(target) is not np.ndarray:
-        return
     if not idempotent and repeats_elements(target):
         raise repeated_elements_error()
+    if type(target) is not np.ndarray:
+        return
     for other in others:
         source = getattr(other, "_data", None)
         if type(source) is not np.ndarray or not np.may_share_memory(source, target) or source is target:

@@ -389,11 +389,12 @@ def setitem(input, index, value):
     """``input[index] = value``: index_put_ for advanced indices, else copy_ into the view (see torch.Tensor)."""
     from ndgrad._tensor import Tensor
 
-    if not isinstance(value, Tensor):
+    number = not isinstance(value, Tensor)
+    if number:
         value = _value_tensor(value, input)
     result, indices = _parse(input, index, reading=False)  # input itself where the index keeps all of it
-    if indices is None and value.ndim == 0 and result.shape != value.shape and value.device.type == "cpu":
-        result.fill_(value)  # as PyTorch: a number fills, a 0-d tensor too unless it has the same shape
+    if indices is None and value.ndim == 0 and result.shape != value.shape and (number or value.device.type == "cpu"):
+        result.fill_(value)  # as PyTorch: a number fills, a 0-d cpu tensor too unless it has the same shape
         return
     if value.ndim:  # leading size-1 dims of the value are dropped, as PyTorch does
         kept = next((i for i, size in enumerate(value.shape) if size != 1), value.ndim)

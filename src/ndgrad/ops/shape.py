@@ -59,6 +59,12 @@ class View(Op):
         return x_t.reshape(ctx.shape)  # a view of the tangent where its layout allows, as the primal is
 
 
+class ReshapeAlias(View):
+    """The reshape of a non-contiguous tensor that can still be a view; PyTorch names it apart."""
+
+    name = None
+
+
 class UnsafeView(View):
     """The reshape that follows a copy (reshape of a non-contiguous tensor); PyTorch names it apart."""
 
@@ -462,8 +468,10 @@ def view(input, shape):
 def reshape(input, shape):
     """A view when the layout allows, else a copy (see torch.reshape)."""
     shape = _infer_shape(shape, input.numel())
-    try:
+    if input._data.flags.c_contiguous:
         return View.apply(input, shape=shape)
+    try:
+        return ReshapeAlias.apply(input, shape=shape)
     except ValueError:
         return UnsafeView.apply(clone(input), shape=shape)
 
