@@ -71,10 +71,9 @@ class SavedOutput:
 def _type_string(tensor):
     """The tensor's type as PyTorch's message names it: the legacy name (ndgrad.FloatTensor), or the C++ one
     (CPUComplexFloatType) for the dtypes that have none."""
-    device = tensor.device.type
     if tensor.dtype.is_complex:
-        return f"{device.upper()}{tensor.dtype.title}Type"
-    return legacy_type_name(tensor.dtype, device)
+        return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
+    return legacy_type_name(tensor.dtype)
 
 
 def check_version(tensor, saved_version, node):
