@@ -157,8 +157,12 @@ def tensor_repr(tensor):
             body = "[...]"
         else:
             body = _body(a, indent, summarize, *_cell_maker(a, summarize))
-    if tensor.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
+    try:
+        node = type(tensor.grad_fn).__name__
+    except RuntimeError:  # a view whose base was written, which refuses its grad_fn (see UnrebuildableView)
+        node = "Invalid"
+    if node != "NoneType":
+        suffixes.append(f"grad_fn=<{node}>")
     elif tensor.requires_grad:
         suffixes.append("requires_grad=True")
     tangent = getattr(tensor, "_fw_tangent", None)  # a dual tensor of forward-mode AD

@@ -38,6 +38,7 @@ from ndgrad.autograd.grad_mode import (
 from ndgrad.autograd.graph import BOOKKEEPING, accumulator_of, hooks_of, note_retaining
 from ndgrad.autograd.graph_api import add_hook
 from ndgrad.autograd.provenance import mark, note_cut, note_write
+from ndgrad.ops._op import repeated_elements_error
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
 from ndgrad.ops.comparison import ComparisonMethods
@@ -67,7 +68,7 @@ from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.splitting import SplittingMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
 from ndgrad.ops.trigonometric import TrigonometricMethods
-from ndgrad.ops.views import InplaceViewMethods
+from ndgrad.ops.views import InplaceViewMethods, creation_origin
 
 __all__ = ["Tensor", "Size"]
 
@@ -80,6 +81,12 @@ _NON_LEAF_GRAD_WARNING = (
 
 
 # The C++ element type names PyTorch's grad-assignment message uses.
+
+
+_MULTIPLE_VIEWS = (
+    "This view is the output of a function that returns multiple views. Such functions do not allow the output views "
+    "to be modified inplace. You should replace the inplace operation by an out-of-place one."
+)
 
 
 def _requires_grad_leaf_error(requires_grad):
@@ -338,7 +345,8 @@ class Tensor(
         """PyTorch's refusals of an in-place write that would make gradients wrong or ambiguous."""
         if not STATE.grad_enabled:
             return
-        if self._requires_grad and self.grad_fn is None:
+        grad_fn = _STORED_GRAD_FN.__get__(self)  # as PyTorch, an unrebuildable view's own node names the refusal
+        if self._requires_grad and grad_fn is None:
             raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
         base = self._base
         if base is None or not (base._requires_grad or self._requires_grad):
@@ -347,14 +355,10 @@ class Tensor(
         refused = next((params for _, params, _, origin in self._view_steps if origin == "custom_function"), None)
         if refused is not None:  # a view a custom Function returned: rebuilding history would bypass its backward
             raise RuntimeError(refused["message"])
-        origin = self._view_steps[-1][3]
+        origin = creation_origin(self._view_steps)
         if origin == "multi":
-            raise RuntimeError(
-                f"Output {self._output_nr} of {self.grad_fn._short_name()} is a view and is being modified "
-                "inplace. This view is the output of a function that returns multiple views. Such functions do not "
-                "allow the output views to be modified inplace. You should replace the inplace operation by an "
-                "out-of-place one."
-            )
+            raise RuntimeError(f"Output {self._output_nr} of {grad_fn._short_name()} is a view and is being modified "
+                               f"inplace. {_MULTIPLE_VIEWS}")
         if origin in _VIEW_MODES:
             made_in, modified = _VIEW_MODES[origin]
             raise RuntimeError(
@@ -371,11 +375,8 @@ class Tensor(
         return Tensor._from_parts(self._data.copy(), self._requires_grad, self.grad_fn, self._output_nr, None)
 
     def _write(self, array):
-        if not getattr(self._data.flags, "writeable", True):
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-                "location. Please clone() the tensor before performing the operation."
-            )
+        if not getattr(self._data.flags, "writeable", True):  # read-only memory (a loaded broadcast window)
+            raise repeated_elements_error()
         fp_state = silence()  # a value beyond self's dtype is written as inf (see Note [floating-point error state])
         try:
             self._data[...] = array
@@ -629,6 +630,27 @@ class Tensor(
 
     def __getitem__(self, index):
         return ops.indexing.getitem(self, index)
+
+
+_STORED_GRAD_FN = Tensor.grad_fn  # the slot itself, read past UnrebuildableView's refusal
+
+
+class UnrebuildableView(Tensor):
+    """A view whose base was written in place and whose history PyTorch will not rebuild (an output of an op with
+    several views): from then on, reading its grad_fn (and so is_leaf, or using it in an op) raises PyTorch's error.
+    A view becomes one by a change of class (see ndgrad.ops.views.refresh_views): no other tensor pays a check."""
+
+    __slots__ = ()
+
+    @property
+    def grad_fn(self):
+        node = _STORED_GRAD_FN.__get__(self)
+        raise RuntimeError(f"Output {self._output_nr} of {node._short_name()} is a view and its base or another view "
+                           f"of its base has been modified inplace. {_MULTIPLE_VIEWS}")
+
+    @grad_fn.setter
+    def grad_fn(self, node):
+        _STORED_GRAD_FN.__set__(self, node)
 
 
 def _real_scalar(value, cpp_type):

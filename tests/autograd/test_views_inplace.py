@@ -84,3 +84,85 @@ def test_comparison_written_in_place_gives_zero_gradient(same, write):
     """PyTorch records in-place comparisons into a float tensor with a zero gradient for the old values."""
     same(f"x = torch.tensor([1., 2., 3.], requires_grad=True)\na = x * 2\n{write}\nprint(a)\n"
          "(a * x).sum().backward()\nprint(x.grad)")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # an expand that repeats no element takes writes; one that does is refused (whatever view comes after it)
+        "b = x.view(2, 2) * 1.5\nb.expand(2, 2).add_(1.0)\nb.expand(1, 2, 2)[0].mul_(w.view(2, 2))\nprint(b)\n"
+        "b.sum().backward()\nprint(x.grad)",
+        "b = x.view(2, 2) * 1\ne = b[:1].expand(3, 2)\ne[1].mul_(3)\nprint(b, e)\n(b * w.view(2, 2)).sum().backward()\n"
+        "print(x.grad)",
+        "b = x.view(2, 2) * 1\nb[:1].expand(3, 2).add_(1)",
+        "b = x.view(2, 2) * 1\nb[:1].expand(3, 2).t()[1].add_(1)",
+        # views whose elements share memory, rebuilt after a write to their base: their gradients add up
+        "b = x.view(2, 2) * 1\ne = b[:1].expand(3, 2)\nu = b.reshape(4).unfold(0, 3, 1)\nb.mul_(x.view(2, 2))\n"
+        "print(e.grad_fn, u.grad_fn)\n((e * e).sum() + (u ** 3).sum()).backward()\nprint(x.grad)",
+        # reshapes of a permuted base: the base's memory layout is what the view's steps replay on
+        "b = x.view(2, 2).t() * 1.5\nv = b.t().reshape(4)\nv[::3].mul_(2)\nv.add_(w)\nprint(b, v.grad_fn)\n"
+        "(b * w.view(2, 2)).sum().backward()\nprint(x.grad)",
+        "b = x.view(1, 2, 2).permute(2, 0, 1) * 1\nv = b.reshape(1, 4).reshape(1, 2, 2).permute(1, 2, 0).reshape(4)\n"
+        "v.mul_(2)\nv.add_(x)\n(b.reshape(4) * w).sum().backward()\nprint(b, x.grad)",
+        # select is a view; torch.select and Tensor.select
+        "b = x.view(2, 2) * 1\nv = b.select(1, -1)\nv.mul_(x[:2])\ntorch.select(b, 0, 0).add_(1)\n"
+        "print(b, v, v.grad_fn)\n(b * w.view(2, 2)).sum().backward()\nprint(x.grad)",
+        # assignment: a number or a 0-d tensor fills, into the tensor itself where the index keeps all of it
+        "b = x * 1\nb[...] = x[0]\nprint(b.grad_fn, b.grad_fn.next_functions)\nb.sum().backward()\nprint(x.grad)",
+        "b = x * 1\nb[:] = 2.0\nb[1:3] = x[3] * 2\nb.fill_(x[1])\nprint(b.grad_fn)\nb.sum().backward()\nprint(x.grad)",
+        "b = x * 1\nb[0:4] = w\nprint(b.grad_fn)\nb.view(2, 2)[:, :] = torch.ones(2, 2)\nprint(b.grad_fn)",
+        "b = x * 1\nb.fill_(torch.ones(1))",
+    ],
+)
+def test_writes_through_any_view_match_torch(same, code):
+    same(BASICS + code)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # the pieces of split and unbind refuse writes, even where there is one piece, and so do views of them
+        "b = x * 1\nb.split(4)[0].mul_(2)",
+        "b = x * 1\nb.view(1, 4).unbind()[0].mul_(2)",
+        "b = x * 1\nb.chunk(2)[1][1:].mul_(2)",
+        # once their base is written, their grad_fn (and so any use) refuses
+        "b = x * 1\np = b.unbind()[1]\nq = b.split(2)[0].view(2, 1)\nb.mul_(2)\nprint(p.requires_grad, p._version, p)\n"
+        "print(q.is_leaf)",
+        "b = x * 1\np = b.unbind()[1]\nb[0].mul_(2)\n(p * 2).sum().backward()",
+        "b = x * 1\np = b.unbind()[1]\nb.mul_(2)\np.mul_(2)",
+    ],
+)
+def test_views_of_several_output_ops_match_torch(same, code):
+    outcome = same(BASICS + code)
+    assert outcome.error is not None and outcome.error[0] == "RuntimeError"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "b = torch.arange(24.).view(2, 3, 4)\nb.permute(1, 0, 2).add_(b[0].unsqueeze(1))",  # dense, not contiguous
+        "b = torch.arange(24.).view(2, 3, 4)\nb.view(24).add_(b.view(4, 6).t().reshape(24))",  # a copy: no overlap
+        "b = torch.arange(6.)\nb.add_(b.view(1, 6))\nprint(b)",  # the same memory, another shape: partial
+        "b = torch.arange(6.)\nb[::2].add_(b[1::2])\nprint(b)",  # interleaved: too hard to call, accepted
+    ],
+)
+def test_overlap_of_input_and_written_tensor_as_torch(same, code):
+    same(code)
+
+
+def test_modified_message_names_complex_types_and_copy_as_torch(same):
+    same("x = torch.ones(2, dtype=torch.complex64, requires_grad=True)\nb = x * 1\nb.copy_(x * 2)\nz = b * b\n"
+         "b.add_(1)\nz.sum().abs().backward()")
+
+
+@pytest.mark.parametrize(
+    "make",
+    ["b.reshape(3, 2)", "b.t().reshape(3, 1, 2)", "b[:, ::2].reshape(2, 2, 1)", "b.t().reshape(3, 2)",
+     "b.t().reshape(6)", "b.t().flatten()", "b[:, :2].reshape(4)", "b.t()[None].reshape(3, 2)",
+     "b.t().unflatten(0, (3, 1))", "b.t().ravel()", "b.t().reshape_as(torch.ones(3, 1, 2))",
+     "b.t().contiguous().reshape(6)"],
+)
+def test_reshape_is_a_view_where_torch_s_is(same, make):
+    """A contiguous reshape is a view (ViewBackward0); another that can be one is too (ReshapeAliasBackward0); else it
+    copies (UnsafeViewBackward0), and the result is no view of the base."""
+    same(f"x = torch.ones(2, 3, requires_grad=True)\nb = x * 1\nv = {make}\nprint(v.grad_fn.name(), v._base is b)")

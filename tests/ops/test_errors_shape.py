@@ -52,12 +52,22 @@ ERRORS = {
     "mT of 1-d": lambda lib: v(lib).mT,
     "adjoint of 1-d": lambda lib: v(lib).adjoint(),
     "adjoint function of 1-d": lambda lib: lib.adjoint(v(lib)),
+    "select index": lambda lib: lib.select(x(lib), 1, 4),
+    "select negative index": lambda lib: x(lib).select(-2, -4),
+    "select dim": lambda lib: x(lib).select(2, 0),
+    "select negative dim": lambda lib: lib.select(x(lib), -3, 0),
+    "select of 0-d": lambda lib: s(lib).select(0, 0),
+    "select of an empty dim": lambda lib: lib.zeros(0, 3).select(0, 0),
+    "reshape of nothing with -1": lambda lib: lib.zeros(0).reshape(-1, 0, 2),
+    "view of nothing with -1": lambda lib: lib.zeros(2, 0).view(0, -1),
+    "reshape with -1 and 0": lambda lib: x(lib).reshape(-1, 0),
 }
 
 # torch appends its C++ stack trace to these messages; ndgrad gives the first lines.
 MESSAGE_HAS_TRACE = {
     "unflatten of 0-d": lambda lib: lib.unflatten(s(lib), 0, (1,)),
     "unflatten two -1": lambda lib: lib.unflatten(x(lib), 1, (-1, -1)),
+    "unflatten nothing with -1 and 0": lambda lib: lib.zeros(2, 0).unflatten(1, (0, -1)),
 }
 
 

@@ -418,12 +418,8 @@ def test_requires_grad_on_non_leaf_true_is_allowed(same):
     assert expected.stdout == "True True False"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fill_ with a Tensor value: torch records FillBackward3 with an edge to the "
-    "value; ndgrad passes the Tensor as a keyword parameter and records FillBackward2",
-)
 def test_fill_with_tensor_value(same):
+    """torch records FillBackward3, with an edge to the value, which gets the sum of the gradient."""
     same(
         "x = torch.ones(3, requires_grad=True)\nv = torch.tensor(2., requires_grad=True)\ny = x + 0\ny.fill_(v)\n"
         "print(y.grad_fn)\ny.sum().backward()\nprint(v.grad)"

@@ -83,10 +83,12 @@ class Node:
         return type(self).__name__
 
     def _short_name(self):
-        """The name PyTorch's messages use: MulBackward0 -> Mul, RsubBackward1 -> Rsub1."""
-        head, backward, number = self.name().rpartition("Backward")
-        if not backward:
-            return number  # no "Backward" in the name: rpartition leaves it whole in the last part
+        """The name PyTorch's messages use: MulBackward0 -> Mul, RsubBackward1 -> Rsub1; a name that does not end in
+        Backward and a number stays whole (ndgrad::autograd::CopyBackwards)."""
+        name = self.name()
+        head, backward, number = name.rpartition("Backward")
+        if not backward or not (number.isdigit() or not number):
+            return name
         return head if number == "0" else head + number
 
     @property

@@ -75,6 +75,14 @@ def version_to_save(tensor):
     return counter[0] if counter is not None else 0
 
 
+def _type_string(tensor):
+    """The tensor's type as PyTorch's message names it: the legacy name (ndgrad.FloatTensor), or the C++ one
+    (CPUComplexFloatType) for the dtypes that have none."""
+    if tensor.dtype.is_complex:
+        return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
+    return legacy_type_name(tensor.dtype)
+
+
 def check_version(tensor, saved_version, node):
     """Raise PyTorch's error if ``tensor`` was modified in place since it was saved."""
     if tensor._version != saved_version:
@@ -82,7 +90,7 @@ def check_version(tensor, saved_version, node):
 
 
 def _modified_message(tensor, saved_version, node):
-    description = f"[{legacy_type_name(tensor.dtype)} [{', '.join(map(str, tensor._data.shape))}]]"
+    description = f"[{_type_string(tensor)} [{', '.join(map(str, tensor._data.shape))}]]"
     if tensor.grad_fn is not None:
         description += f", which is output {tensor._output_nr} of {tensor.grad_fn._short_name()},"
     if _AnomalyState.enabled:

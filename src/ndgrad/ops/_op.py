@@ -60,6 +60,8 @@ class Op:
     complex_autograd = True  # False: recording a complex result raises, as for PyTorch's ops without complex rules
     is_view = False  # the result shares memory, and so the version counter, with the first input
     zero_grad_in_place = False  # a non-differentiable op that, in place, records a node giving zero gradients
+    idempotent = False  # writing it twice changes nothing (fill_): PyTorch lets it write memory whose elements repeat
+    replayed_view = False  # a view PyTorch cannot write as strides of its input (a new dtype): rebuilt views replay it
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -131,7 +133,7 @@ class Op:
                     raise _no_complex_autograd(cls)
                 out._requires_grad, out.grad_fn = True, _record(cls, inputs, params, (out,))
             if view_of is not None:
-                _mark_views(cls, params, view_of, (out,))
+                _mark_views(cls, params, view_of, (out,), "")
             if _ForwardState.active:
                 push_tangents(cls, inputs, params, (out,), Tensor)
             return out
@@ -144,7 +146,7 @@ class Op:
                 if out._data.dtype.kind in "fc":
                     out._requires_grad, out.grad_fn, out._output_nr = True, node, output_nr
         if view_of is not None:
-            _mark_views(cls, params, view_of, outs)
+            _mark_views(cls, params, view_of, outs, "multi")
         if _ForwardState.active:
             push_tangents(cls, inputs, params, outs, Tensor)
         return outs
@@ -159,8 +161,8 @@ class Op:
             source = self._snapshot()  # the vjp needs the old values, which the write below overwrites
             if forward and _tangent(self) is not None:
                 _set_tangent(source, _tangent(self))
-        _check_no_partial_overlap(self, others)
-        out = cls.apply(source, *others, **params)
+        out = cls.apply(source, *others, **params)  # first, as PyTorch reads the inputs' histories before their memory
+        _check_overlap(self, others, cls.idempotent)
         if out._data.shape != self._data.shape:
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(out.shape)}"
@@ -201,23 +203,53 @@ class Op:
         return self
 
 
-def _check_no_partial_overlap(self, others):
-    """PyTorch refuses an in-place write whose input shares part, but not all, of the written memory. Like
-    PyTorch, only contiguous memory is judged: interleaved strided views are too hard to call."""
+def _check_overlap(self, others, idempotent):
+    """PyTorch's refusals of an in-place write: into memory where elements repeat (an expand; fine for an idempotent
+    write), or from an input that shares part, but not all, of the written memory. Like PyTorch, only inputs whose
+    elements fill their memory without gaps (in any order of dims) are judged for that: interleaved views are too hard
+    to call."""
     target = self._data
-    if type(target) is not np.ndarray or not (target.flags.c_contiguous or target.flags.f_contiguous):
+    if not idempotent and repeats_elements(target):
+        raise repeated_elements_error()
+    if type(target) is not np.ndarray:
         return
     for other in others:
         source = getattr(other, "_data", None)
-        if type(source) is not np.ndarray or not (source.flags.c_contiguous or source.flags.f_contiguous):
+        if type(source) is not np.ndarray or not np.may_share_memory(source, target) or source is target:
             continue
-        same = source.__array_interface__["data"][0] == target.__array_interface__["data"][0]
-        if not (same and source.shape == target.shape and source.strides == target.strides):
-            if np.may_share_memory(source, target):
-                raise RuntimeError(
-                    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
-                    "single memory location. Please clone() the tensor before performing the operation."
-                )
+        if not (_is_dense(source) and _is_dense(target)):
+            continue
+        same_start = source.__array_interface__["data"][0] == target.__array_interface__["data"][0]
+        if not (same_start and source.nbytes == target.nbytes and source.strides == target.strides):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                "single memory location. Please clone() the tensor before performing the operation."
+            )
+
+
+def repeated_elements_error():
+    return RuntimeError(
+        "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
+        "Please clone() the tensor before performing the operation."
+    )
+
+
+def repeats_elements(array):
+    """PyTorch's test for a written tensor whose elements share memory: a dim of size > 1 with stride 0."""
+    return 0 in array.strides and array.size and any(size > 1 and not stride for size, stride in
+                                                      zip(array.shape, array.strides))
+
+
+def _is_dense(array):
+    """PyTorch's is_non_overlapping_and_dense: the elements fill their memory exactly, dims in some order."""
+    if array.flags.c_contiguous or array.flags.f_contiguous:
+        return True
+    expected = array.itemsize
+    for stride, size in sorted((stride, size) for size, stride in zip(array.shape, array.strides) if size > 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
 
 
 class FloatUnary(Op):
@@ -231,16 +263,15 @@ def _any_requires_grad(inputs):
     return any(getattr(x, "requires_grad", False) for x in inputs)
 
 
-def _mark_views(cls, params, view_of, outs):
+def _mark_views(cls, params, view_of, outs, origin):
     """Record how each output views its base, and register it with the base so in-place writes can rebuild
-    its history (see Note [views and in-place])."""
+    its history (see Note [views and in-place]). ``origin``: "multi" for the views of an op that returns several
+    (even if this time it returns one), which PyTorch refuses to write in place."""
     base = view_of._base if view_of._base is not None else view_of
     steps = view_of._view_steps or ()
     recording = STATE.grad_enabled
-    if recording:
-        origin = "multi" if len(outs) > 1 else ""
-    else:  # made where nothing records: writing it in place where something does is refused (Tensor._check_inplace)
-        origin = "inference_mode" if STATE.inference else "no_grad"
+    if not recording:  # made where nothing records: writing it in place where something does is refused
+        origin = "inference_mode" if STATE.inference else "no_grad"  # (Tensor._check_inplace)
     for output_nr, out in enumerate(outs):
         out._view_steps = steps + ((cls, params, output_nr, origin),)
         if recording:

@@ -507,6 +507,7 @@ class Fill(Op):
     """Tensor.fill_: every element becomes ``value``; the old values get a zero gradient."""
 
     node_name = "FillBackward2"  # PyTorch's name for fill_ with a number
+    idempotent = True
 
     @staticmethod
     def forward(xp, x, value):
@@ -522,6 +523,26 @@ class Fill(Op):
         return zeros_like_grad(x_t)
 
 
+class FillTensor(Op):
+    """Tensor.fill_ with a 0-d tensor ``value``, which gets the sum of the gradient; the old values get zero."""
+
+    node_name = "FillBackward3"  # not idempotent: PyTorch copies the value in, and refuses repeated elements
+
+    @staticmethod
+    def forward(xp, x, value):
+        return xp.full_like(x, value)
+
+    formula = "grad_self = grad * 0; grad_value = grad.sum()"
+    @staticmethod
+    def vjp(ctx, grad):
+        need_x, need_value = ctx.needs_input_grad
+        return (grad * 0 if need_x else None), (grad.sum() if need_value else None)
+
+    @staticmethod
+    def jvp(ctx, x_t, value_t):
+        return FillTensor.apply(x_t, value_t)
+
+
 class Zero(Fill):
     """Tensor.zero_."""
 
@@ -531,6 +552,15 @@ class Zero(Fill):
 
 
 # ---- the functions users call --------------------------------------------------------------------------------------
+def fill_(input, value):
+    """Set every element to ``value``, a number or a 0-d tensor (see torch.Tensor.fill_)."""
+    if not hasattr(value, "_data"):
+        return Fill.apply_(input, value=real_scalar(value, input.dtype))
+    if value.ndim:
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
+    return FillTensor.apply_(input, value if value.dtype is input.dtype else value.to(input.dtype))
+
+
 def add(input, other, *, alpha=1):
     """input + alpha * other (see torch.add)."""
     return Add.apply(input, other, alpha=alpha)
@@ -842,4 +872,4 @@ class ArithmeticMethods:
     def zero_(self):
         return Zero.apply_(self)
     def fill_(self, value):
-        return Fill.apply_(self, value=real_scalar(operand_or_raise(value), self.dtype))
+        return fill_(self, operand_or_raise(value))

@@ -48,6 +48,7 @@ class ViewAsReal(Op):
 
     name, family = "view_as_real", UNARY
     is_view = True
+    replayed_view = True
 
     @staticmethod
     def forward(xp, x):
@@ -69,6 +70,7 @@ class ViewAsComplex(Op):
 
     name, family = "view_as_complex", UNARY
     is_view = True
+    replayed_view = True
 
     @staticmethod
     def forward(xp, x):

@@ -219,6 +219,7 @@ class Copy(Op):
 
     name, family = "copy_", INDEXING
     node_name = "CopyBackwards"
+    node_qualname = "ndgrad::autograd::CopyBackwards"
 
     @staticmethod
     def forward(xp, x, src):
@@ -282,10 +283,11 @@ def _is_mask(item):
     return item.dtype in (bool_, uint8)
 
 
-def _parse(input, index):
-    """Apply the basic items (ints, slices, None, ...) as views, as PyTorch does first; return that view and the
-    index array (or None) per leading dim of it that advanced indexing then uses, or None if there is none."""
-    lone_slice = isinstance(index, slice)  # x[a:b] is always recorded; inside a tuple, whole-dim slices are not
+def _parse(input, index, reading=True):
+    """Apply the basic items (ints, slices, None, ...) as views, as PyTorch does first; return that view (input
+    itself if no item changes it) and the index array (or None) per leading dim of it that advanced indexing then
+    uses, or None if there is none. ``reading``: for getitem, where PyTorch always records a lone slice x[a:b]."""
+    lone_slice = reading and isinstance(index, slice)  # else whole-dim slices are skipped
     items = [_as_index(item, input) for item in _items(index)]
     consumed = sum(_consumed(item) for item in items)
     if consumed > input.ndim:
@@ -326,7 +328,7 @@ def _parse(input, index):
             indices[dim] = item._data
             dim += 1
     if not indices:
-        return (Alias.apply(input) if result is input else result), None  # x[...], x[:, :]: a new view object
+        return result, None
     indices = tuple(indices.get(d) for d in range(max(indices) + 1))
     if type(result._data) is not np.ndarray:  # PyTorch lets a cpu index pick from a GPU tensor: moved here, once
         indices = tuple(None if i is None else to_device(i, result.device) for i in indices)
@@ -378,23 +380,25 @@ def getitem(input, index):
     if index is True:
         return Unsqueeze.apply(input, dim=0)  # PyTorch's shortcut: x[True] is x[None]
     result, indices = _parse(input, index)
-    return result if indices is None else Index.apply(result, indices=indices)
+    if indices is None:
+        return Alias.apply(input) if result is input else result  # x[...], x[:, :]: a new view object
+    return Index.apply(result, indices=indices)
 
 
 def setitem(input, index, value):
     """``input[index] = value``: index_put_ for advanced indices, else copy_ into the view (see torch.Tensor)."""
     from ndgrad._tensor import Tensor
 
-    if not isinstance(value, Tensor):
+    number = not isinstance(value, Tensor)
+    if number:
         value = _value_tensor(value, input)
+    result, indices = _parse(input, index, reading=False)  # input itself where the index keeps all of it
+    if indices is None and value.ndim == 0 and result.shape != value.shape and (number or value.device.type == "cpu"):
+        result.fill_(value)  # as PyTorch: a number fills, a 0-d cpu tensor too unless it has the same shape
+        return
     if value.ndim:  # leading size-1 dims of the value are dropped, as PyTorch does
         kept = next((i for i, size in enumerate(value.shape) if size != 1), value.ndim)
         value = value.reshape(value.shape[kept:]) if kept else value
-    items = _items(index)
-    if all(type(item) is not bool and isinstance(item, (int, slice, type(None), type(Ellipsis))) for item in items):
-        getitem(input, index).copy_(value)
-        return
-    result, indices = _parse(input, index)
     if indices is None:
         result.copy_(value)
     else:

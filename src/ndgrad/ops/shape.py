@@ -59,6 +59,12 @@ class View(Op):
         return x_t.reshape(ctx.shape)  # a view of the tangent where its layout allows, as the primal is
 
 
+class ReshapeAlias(View):
+    """The reshape of a non-contiguous tensor that can still be a view; PyTorch names it apart."""
+
+    name = None
+
+
 class UnsafeView(View):
     """The reshape that follows a copy (reshape of a non-contiguous tensor); PyTorch names it apart."""
 
@@ -222,7 +228,9 @@ class Expand(Op):
 
     @staticmethod
     def forward(xp, x, shape):
-        return xp.broadcast_to(x, shape)
+        # NOTE: as_strided, not broadcast_to's read-only array: an expand that repeats no element (to the same
+        # shape, or adding dims of size 1) takes in-place writes, as in PyTorch (see ops._op._check_overlap)
+        return xp.lib.stride_tricks.as_strided(x, shape, _expanded_strides(x, shape))
 
     formula = "grad_self = grad summed down to self's shape"
     @staticmethod
@@ -234,9 +242,23 @@ class Expand(Op):
         return Expand.apply(x_t, shape=ctx.shape)
 
 
-class Select(Op):
-    """``x[i]`` along one dim: drops that dim."""
+def _expanded_strides(x, shape):
+    """PyTorch's strides for x expanded to ``shape``: 0 where a dim grows from size 1 (or is new and larger); a new
+    dim of size 1 steps over the dims after it (which decides whether two tensors cover memory in the same way)."""
+    strides = [0] * len(shape)
+    lead = len(shape) - x.ndim
+    for i in reversed(range(len(shape))):
+        if i >= lead:
+            strides[i] = x.strides[i - lead] if x.shape[i - lead] == shape[i] else 0
+        elif shape[i] == 1 and i + 1 < len(shape):  # (the last dim is new only if x is 0-d: stride 0)
+            strides[i] = shape[i + 1] * strides[i + 1]
+    return tuple(strides)
 
+
+class Select(Op):
+    """torch.select and ``x[i]``: index ``index`` along ``dim``, which the result drops."""
+
+    name, family = "select", SHAPE
     is_view = True
 
     @staticmethod
@@ -418,6 +440,11 @@ def _infer_shape(shape, numel):
         raise RuntimeError("only one dimension can be inferred")
     known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
     if unknown:
+        if known == 0 and numel == 0:
+            raise RuntimeError(
+                f"cannot reshape tensor of 0 elements into shape [{', '.join(map(str, shape))}] because the "
+                "unspecified dimension size -1 can be any value and is ambiguous"
+            )
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '[{', '.join(map(str, shape))}]' is invalid for input of size {numel}")
         shape = tuple(numel // known if s == -1 else s for s in shape)
@@ -441,8 +468,10 @@ def view(input, shape):
 def reshape(input, shape):
     """A view when the layout allows, else a copy (see torch.reshape)."""
     shape = _infer_shape(shape, input.numel())
-    try:
+    if input._data.flags.c_contiguous:
         return View.apply(input, shape=shape)
+    try:
+        return ReshapeAlias.apply(input, shape=shape)
     except ValueError:
         return UnsafeView.apply(clone(input), shape=shape)
 
@@ -615,11 +644,17 @@ def unflatten(input, dim, sizes):
     if sizes.count(-1) > 1:
         raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
     known = int(np.prod([s for s in sizes if s != -1], dtype=np.int64))
+    if -1 in sizes and known == size == 0:
+        raise RuntimeError(
+            f"unflatten got an unexpected error:\ncannot reshape tensor of 0 elements into shape {list(sizes)} because "
+            "the unspecified dimension size -1 can be any value and is ambiguous"
+        )
     if (-1 in sizes and (known == 0 or size % known)) or (-1 not in sizes and known != size):
         raise RuntimeError(
             f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {dim} ({size}) in the "
             "input tensor"
         )
+    sizes = tuple(size // known if s == -1 else s for s in sizes)  # inferred within the dim, not the whole shape
     return view(input, input.shape[:dim] + sizes + input.shape[dim + 1 :])
 
 

@@ -1,14 +1,14 @@
-"""Views of parts of a tensor: pieces along a dim (unbind, split, chunk, tensor_split, narrow) and sliding
-windows (unfold). Several pieces come from one op and share its node, as in PyTorch."""
+"""Views of parts of a tensor: pieces along a dim (unbind, split, chunk, tensor_split, narrow, select) and
+sliding windows (unfold). Several pieces come from one op and share its node, as in PyTorch."""
 
 from itertools import accumulate
 
 from ndgrad.ops._op import SHAPE, Op
 from ndgrad.ops.joining import cat, stack
-from ndgrad.ops.shape import Slice, wrap_dim
+from ndgrad.ops.shape import Select, Slice, wrap_dim
 
 __all__ = [
-    "unbind", "split", "split_with_sizes", "chunk", "tensor_split", "hsplit", "vsplit", "dsplit", "narrow",
+    "unbind", "split", "split_with_sizes", "chunk", "tensor_split", "hsplit", "vsplit", "dsplit", "narrow", "select",
 ]
 
 
@@ -279,6 +279,19 @@ def narrow(input, dim, start, length):
     return Slice.apply(input, dim=dim, start=start, stop=start + length, step=1)
 
 
+def select(input, dim, index):
+    """A view of ``input`` at ``index`` along ``dim``, without that dim (see torch.select)."""
+    if input.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    dim = wrap_dim(dim, input.ndim)
+    size = input.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size [{', '.join(map(str, input.shape))}] at "
+            f"dimension {dim}"
+        )
+    return Select.apply(input, dim=dim, index=index % size)
+
 
 class SplittingMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
@@ -305,3 +318,5 @@ class SplittingMethods:
         return dsplit(self, indices_or_sections)
     def narrow(self, dim, start, length):
         return narrow(self, dim, start, length)
+    def select(self, dim, index):
+        return select(self, dim, index)

@@ -5,11 +5,14 @@ view's history rebuilt from its base), both driven by the view's recorded steps;
 Note [views and in-place]: a view remembers the view ops that made it from its base (``_view_steps``). Writing
 into a view in place changes the base's values, so the base gets a new grad_fn, CopySlices, whose backward
 routes the gradient of the written region to the in-place op and the rest to the base's old history. Every
-view of that base then sees new values, so each live view's grad_fn is rebuilt from the base (AsStrided).
+view of that base then sees new values, so each live view's grad_fn is rebuilt from the base (AsStrided). The steps
+replay on memory laid out as the base's (whether a reshape is a view depends on the layout), and AsStrided's backward
+is the steps' own backwards, last first. As in PyTorch, the outputs of an op that returns several views are never
+rebuilt: once their base is written, they refuse their grad_fn.
 """
 
 from ndgrad.autograd.forward_ad import _set_tangent, _tangent
-from ndgrad.ops._op import Op
+from ndgrad.ops._op import Op, repeated_elements_error, repeats_elements
 from ndgrad.ops.shape import (
     Squeeze,
     SqueezeDim,
@@ -34,15 +37,42 @@ def replay(xp, array, steps):
     return array
 
 
+def layout_of(array):
+    """An array's strides in elements: the memory layout that a base's recorded view steps assume."""
+    return tuple(stride // array.itemsize for stride in array.strides)
+
+
+def laid_out_as(xp, array, layout, copy=False):
+    """``array``'s values in memory with the base's ``layout``, where the recorded steps are views again (a reshape
+    of a base is a view only for some layouts); ``array`` itself if it has that layout and no copy is asked for."""
+    if layout_of(array) == layout and not copy:
+        return array
+    result = empty_laid_out(xp, array.shape, array.dtype, layout)
+    result[...] = array
+    return result
+
+
+def empty_laid_out(xp, shape, dtype, layout):
+    """An uninitialised array of ``shape`` whose memory has ``layout``, gaps included, as the base's has."""
+    if 0 in shape:
+        return xp.empty(shape, dtype=dtype)
+    low = sum((size - 1) * stride for size, stride in zip(shape, layout) if stride < 0)
+    high = sum((size - 1) * stride for size, stride in zip(shape, layout) if stride > 0)
+    memory = xp.empty(high - low + 1, dtype=dtype)
+    itemsize = memory.itemsize
+    return xp.lib.stride_tricks.as_strided(memory[-low:], shape, tuple(stride * itemsize for stride in layout))
+
+
 class CopySlices(Op):
-    """The base with the region a view covers replaced by ``src``; recorded when a view is written in place."""
+    """The base with the region a view covers replaced by ``src``; recorded when a view is written in place.
+    ``layout``: the base's memory layout, which the view's steps were recorded on."""
 
     node_name = "CopySlices"
     node_qualname = "ndgrad::autograd::CopySlices"
 
     @staticmethod
-    def forward(xp, base, src, steps):
-        result = base.copy()
+    def forward(xp, base, src, steps, layout):
+        result = laid_out_as(xp, base, layout, copy=True)
         region = replay(xp, result, steps)
         region[...] = src if region.dtype.kind == "c" else src.real  # x.real of a complex base is a real region
         return result
@@ -52,67 +82,129 @@ class CopySlices(Op):
         from ndgrad._creation import zeros
 
         need_base, need_src = ctx.needs_input_grad
-        region = AsStrided.apply(grad, steps=ctx.steps)  # the written region's gradient goes to src
+        region = AsStrided.apply(grad, steps=ctx.steps, layout=ctx.layout)  # the written region's gradient: src's
         if not need_base:
             return None, region
-        grad_base = CopySlices.apply(grad, zeros(region.shape, dtype=region.dtype, device=grad.device), steps=ctx.steps)
+        if repeats_elements(region._data):  # a fill_ of an expand: PyTorch's backward cannot write that region
+            raise repeated_elements_error()
+        zero = zeros(region.shape, dtype=region.dtype, device=grad.device)
+        grad_base = CopySlices.apply(grad, zero, steps=ctx.steps, layout=ctx.layout)
         return grad_base, (region if need_src else None)
 
     @staticmethod
     def jvp(ctx, base_t, src_t):
-        return CopySlices.apply(base_t, src_t, steps=ctx.steps)
+        return CopySlices.apply(base_t, src_t, steps=ctx.steps, layout=ctx.layout)
 
 
 class AsStrided(Op):
-    """A view of ``base`` rebuilt from its recorded steps: the grad_fn of a view whose base was written in place."""
+    """A view of ``base`` rebuilt from its recorded steps: the grad_fn of a view whose base was written in place.
+    ``layout``: the base's memory layout, which the steps were recorded on."""
 
     @staticmethod
-    def forward(xp, base, steps):
-        return replay(xp, base, steps)
+    def forward(xp, base, steps, layout):
+        return replay(xp, laid_out_as(xp, base, layout), steps)
 
     @staticmethod
     def vjp(ctx, grad):
+        # The vjp of a chain of views: each step's own vjp, the last step's first. A step whose elements share
+        # memory (an expand) sums their gradients, as PyTorch's as_strided backward does.
         from ndgrad._creation import zeros
 
-        # a real view (x.real) has a complex base
-        base = zeros(ctx.input_shapes[0], dtype=ctx.input_dtypes[0], device=grad.device)
-        return (CopySlices.apply(base, grad, steps=ctx.steps),)
+        metas = _step_metas(grad._data, ctx.input_shapes[0], ctx.input_dtypes[0], ctx.steps, ctx.layout)
+        for (op, params, output_nr, _), (shape, dtype, outputs) in zip(reversed(ctx.steps), reversed(metas)):
+            grads = [grad if i == output_nr else zeros(s, dtype=d, device=grad.device) for i, (s, d) in
+                     enumerate(outputs)]
+            (grad,) = op.vjp(_StepContext(params, shape, dtype), *grads)
+        return (grad,)
 
     @staticmethod
     def jvp(ctx, base_t):
-        return AsStrided.apply(base_t, steps=ctx.steps)
+        return AsStrided.apply(base_t, steps=ctx.steps, layout=ctx.layout)
+
+
+def _step_metas(like, shape, dtype, steps, layout):
+    """For each step: the shape and dtype it starts from, and those of its outputs (several for unbind, split)."""
+    from ndgrad._device import namespace_of
+    from ndgrad._dtype import from_numpy_dtype
+
+    xp = namespace_of(like)
+    array = empty_laid_out(xp, shape, dtype.numpy, layout)
+    metas = []
+    for op, params, output_nr, _ in steps:
+        out = op.forward(xp, array, **params)
+        outputs = out if type(out) is tuple else (out,)
+        metas.append((array.shape, from_numpy_dtype(array.dtype), [(o.shape, from_numpy_dtype(o.dtype)) for o in
+                                                                    outputs]))
+        array = outputs[output_nr]
+    return metas
+
+
+class _StepContext:
+    """What a view op's vjp reads from its node (its parameters, its input's shape and dtype), for one recorded
+    step."""
+
+    def __init__(self, params, shape, dtype):
+        self.__dict__.update(params)
+        self.input_shapes, self.input_dtypes, self.needs_input_grad = (shape,), (dtype,), (True,)
 
 
 def rebase(view, result):
     """After ``result`` was written into ``view``: the base's history becomes CopySlices, and its views'
     histories are rebuilt from it. In forward mode their tangents are rebuilt the same way, by the jvps."""
     base = view._base
-    updated = CopySlices.apply(base, result, steps=view._view_steps)
+    updated = CopySlices.apply(base, result, steps=view._view_steps, layout=layout_of(base._data))
     base.grad_fn, base._requires_grad, base._output_nr = updated.grad_fn, updated._requires_grad, 0
     _take_tangent(base, updated)
     refresh_views(base)
 
 
 def refresh_views(base):
-    """Rebuild the grad_fn (and, in forward mode, the tangent) of every live view of ``base`` from the base."""
+    """Rebuild the grad_fn (and, in forward mode, the tangent) of every live view of ``base`` from the base. The
+    views PyTorch will not rebuild (outputs of an op with several views) refuse their grad_fn from now on."""
+    layout = layout_of(base._data)
     for view in list(base._views or ()):
-        fresh = AsStrided.apply(base, steps=view._view_steps)
+        if creation_origin(view._view_steps) == "multi":
+            refuse_history(view)
+            continue
+        fresh = _rebuilt(base, view._view_steps, layout)
         view.grad_fn, view._requires_grad, view._output_nr = fresh.grad_fn, fresh._requires_grad, 0
         _take_tangent(view, fresh)
+
+
+def _rebuilt(base, steps, layout):
+    """The view of ``base`` these steps make, with a history from the base: AsStrided, as PyTorch's AsStridedBackward0,
+    except that a last step PyTorch cannot write as strides (view_as_real) is replayed after it, under its own node."""
+    (op, params, _, _) = steps[-1]
+    if not op.replayed_view:
+        return AsStrided.apply(base, steps=steps, layout=layout)
+    return op.apply(AsStrided.apply(base, steps=steps[:-1], layout=layout) if len(steps) > 1 else base, **params)
+
+
+def creation_origin(steps):
+    """How PyTorch marks a view made by these steps: the last mark a step left ("multi": an output of an op with
+    several views, "no_grad", "custom_function"), or "" for a plain view; a view of a marked view keeps the mark."""
+    return next((origin for _, _, _, origin in reversed(steps) if origin), "")
+
+
+def refuse_history(view):
+    from ndgrad._tensor import UnrebuildableView
+
+    view.__class__ = UnrebuildableView
 
 
 def rebase_tangents(view, result):
     """Forward mode where no history is recorded: only the tangents of the base and its views are rebuilt after
     ``result`` was written into ``view``."""
     base = view._base
-    _take_tangent(base, CopySlices.apply(base, result, steps=view._view_steps))
+    _take_tangent(base, CopySlices.apply(base, result, steps=view._view_steps, layout=layout_of(base._data)))
     refresh_view_tangents(base)
 
 
 def refresh_view_tangents(base):
     """Forward mode: every live view of ``base`` gets the same view of the base's (new) tangent."""
+    layout = layout_of(base._data)
     for view in list(base._views or ()):
-        _take_tangent(view, AsStrided.apply(base, steps=view._view_steps))
+        _take_tangent(view, AsStrided.apply(base, steps=view._view_steps, layout=layout))
 
 
 def _take_tangent(tensor, source):

@@ -95,6 +95,15 @@ BUILDERS = {
         ((3, 4), S, function("atleast_3d")),
         ((4,), C, function("atleast_3d")),
     ]),
+    shape.Select: lambda op, rng: shape_cases(op, rng, [
+        ((3, 4), C, function("select", 0, 1)),
+        ((3, 4), C, method("select", -1, -4)),
+        ((2, 3, 4), T, function("select", 1, 2)),
+        ((2, 3, 2), S, method("select", 2, 0)),
+        ((4,), C, function("select", 0, -1)),  # a 0-d result
+        ((3, 4), C, expression("$[-1]", lambda x: x[-1])),
+        ((2, 3, 4), S, expression("$[:, 2]", lambda x: x[:, 2])),
+    ]),
     shape.Diagonal: lambda op, rng: shape_cases(op, rng, [
         ((3, 4), C, function("diagonal")),
         ((3, 4), C, function("diagonal", 1)),
