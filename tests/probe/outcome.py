@@ -128,8 +128,10 @@ def _raised(error):
     innermost = error.__traceback__
     while innermost.tb_next is not None:
         innermost = innermost.tb_next
-    path, line = innermost.tb_frame.f_code.co_filename, innermost.tb_lineno
-    return Raised(type(error).__name__, message, _origin(error, path, line), f"{_short(path)}:{line}")
+    frame, line = innermost.tb_frame, innermost.tb_lineno
+    return Raised(
+        type(error).__name__, message, _origin(error, frame, line), f"{_short(frame.f_code.co_filename)}:{line}"
+    )
 
 
 # torch appends the C++ frames behind some errors; their addresses change from run to run.
@@ -142,11 +144,13 @@ def _sorted_set(match):
     return "{" + ", ".join(sorted(match.group(0)[1:-1].split(", "))) + "}"
 
 
-def _origin(error, path, line):
+def _origin(error, frame, line):
     """Where an exception came from; every answer but "raise" and "probe" is an internal error."""
     if type(error).__module__.split(".")[0] == "numpy":
         return "numpy class"
-    if path.startswith(_NUMPY_DIR):
+    path = frame.f_code.co_filename
+    # Cython frames (numpy.random's) name a bare .pyx file: their module says whose they are
+    if path.startswith(_NUMPY_DIR) or str(frame.f_globals.get("__name__")).split(".")[0] == "numpy":
         return "numpy frame"
     if path.startswith(_NDGRAD_DIR):
         raising = _RAISE_LINE.match(linecache.getline(path, line))
