@@ -111,7 +111,10 @@ def _time_is_up(signum, frame):
 
 
 def _address_space_limit(hard):
-    statm = os.open("/proc/self/statm", os.O_RDONLY)
+    try:
+        statm = os.open("/proc/self/statm", os.O_RDONLY)
+    except FileNotFoundError:  # not Linux: no guard
+        return hard
     try:
         used = int(os.read(statm, 64).split()[0]) * resource.getpagesize()
     finally:

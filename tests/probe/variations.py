@@ -1,10 +1,10 @@
-"""The generator behind the corpus: a valid call, then the same call with each argument in turn replaced by values
-of a wrong type, dtype, shape or range, plus an unexpected keyword and wrong argument counts.
+"""The generator behind the corpus: a valid call, then the same call with its arguments in turn replaced by values
+of a wrong type, dtype, shape or range, and (for every third call) an unexpected keyword or a wrong argument count.
 
 An argument's kind is read from the call's source (a tensor fixture, an int, a tuple of ints, a dtype, a string
-choice...), and each kind has its list of replacements; a call takes a few of them, a different few for each
-argument (chosen by a checksum of the call, so the corpus is the same on every run), so a group of calls covers
-the whole list."""
+choice...), and each kind has its list of replacements. To keep the corpus small, a call varies two of its
+arguments with one replacement each; which arguments and which replacements turn with a checksum of the call, so
+the corpus is the same on every run and a group of calls covers every argument and the whole list."""
 
 import ast
 import zlib
@@ -48,7 +48,6 @@ REPLACEMENTS = {
 }
 _DTYPE_NAMES = {"float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool", "complex64"}
 _DTYPE_NAMES |= {"complex128", "half", "float", "double", "long", "int"}
-_CHOICE_KEYWORDS = {"reduction", "mode", "norm", "padding_mode", "nonlinearity", "approximate", "side"}
 
 
 @dataclass(frozen=True)
@@ -66,10 +65,10 @@ def vary(group, template, *, wrap="{}", arguments=2, per_argument=1, exact=True,
     """The valid ``template`` call and its variants, each written into ``wrap`` (e.g. "{}(x)" to call a module):
     ``per_argument`` replacements of each of ``arguments`` arguments (a different few for each template), and
     ``signature`` of the wrong-signature variants (by default, one for every third template)."""
-    tree = ast.parse(template, mode="eval")
-    call = tree.body
+    call = ast.parse(template, mode="eval").body
     assert isinstance(call, ast.Call), template
     function = _function_name(call.func)
+    checksum = zlib.crc32(template.encode())
 
     def entry(node, valid=False):
         return Call(group, function, wrap.format(ast.unparse(node)), exact, valid)
@@ -77,7 +76,7 @@ def vary(group, template, *, wrap="{}", arguments=2, per_argument=1, exact=True,
     entries = [entry(call, valid=True)]
     slots = [("args", n, node, None) for n, node in enumerate(call.args)]
     slots += [("keywords", n, keyword.value, keyword.arg) for n, keyword in enumerate(call.keywords)]
-    slots = _rotated(slots, zlib.crc32(template.encode()))[:arguments]
+    slots = _rotated(slots, checksum)[:arguments]
     for field, position, node, keyword in slots:
         for replacement in _chosen(template, position, keyword, _kind(node, keyword), per_argument):
             changed = _copy(call)
@@ -87,7 +86,6 @@ def vary(group, template, *, wrap="{}", arguments=2, per_argument=1, exact=True,
             else:
                 changed.keywords[position].value = new_node
             entries.append(entry(changed))
-    checksum = zlib.crc32(template.encode())
     if signature is None:
         signature = 1 if checksum % 3 == 0 else 0
     entries.extend(entry(changed) for changed in _rotated(_signature_variants(call), checksum)[:signature])
@@ -117,7 +115,7 @@ def _kind(node, keyword):
         if value is None:
             return "none"
         if isinstance(value, str):
-            return "choice" if keyword in _CHOICE_KEYWORDS or keyword is None or value.isidentifier() else "none"
+            return "choice"
         return "int" if isinstance(value, int) else "float"
     if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
         return "int" if isinstance(node.operand.value, int) else "float"

@@ -113,6 +113,10 @@ HAND_WRITTEN = [
     "len(data.DataLoader(ds, batch_size=2, drop_last=True))",
     "data.DataLoader(ds, batch_size=2).batch_size",
     "data.get_worker_info()",
+    "list(data.ChainDataset([ds]))",
+    "data.ChainDataset('x')",
+    "list(data.Sampler())",
+    "len(data.Sampler())",
 ]
 
 

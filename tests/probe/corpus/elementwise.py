@@ -5,7 +5,7 @@ from ..variations import calls, vary
 UNARY = """abs neg negative positive reciprocal floor ceil trunc fix frac sign sgn exp exp2 expm1 log log2 log10 log1p
 sqrt rsqrt square sigmoid sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh erf erfc erfinv lgamma digamma
 sinc relu selu conj conj_physical resolve_conj resolve_neg angle isnan isinf isposinf isneginf isfinite isreal
-logical_not is_complex""".split()
+logical_not is_complex absolute is_conj is_neg""".split()
 UNARY_INPLACE = "exp_ log_ sqrt_ sigmoid_ sin_ tanh_ erf_ relu_ selu_ celu_".split()
 BINARY = """add sub subtract mul multiply div divide true_divide floor_divide remainder fmod pow atan2 hypot logaddexp
 xlogy maximum minimum fmax fmin eq ne lt le gt ge greater greater_equal less less_equal not_equal logical_and

@@ -36,6 +36,7 @@ ACTIVATIONS = [
     "F.leaky_relu_(y, 0.2)",
     "F.hardtanh_(y)",
     "F.threshold_(y, 0.5, 1.0)",
+    "F.rrelu_(y, 0.1, 0.3, training=False)",
 ]
 LOSSES = [
     "F.mse_loss(x, y)",
@@ -104,6 +105,16 @@ POOLING = [
     "F.lp_pool2d(img, 2.0, 2, stride=2)",
     "F.max_unpool1d(*F.max_pool1d(seq, 2, return_indices=True), 2)",
     "F.max_unpool2d(*F.max_pool2d(img, 2, return_indices=True), 2)",
+    "F.max_pool2d_with_indices(img, 2)",
+    "F.max_pool1d_with_indices(seq, 2, stride=1)",
+    "F.max_pool3d_with_indices(vol, (1, 2, 2))",
+    "F.adaptive_max_pool1d_with_indices(seq, 2)",
+    "F.adaptive_max_pool2d_with_indices(img, (2, 2))",
+    "F.adaptive_max_pool3d_with_indices(vol, 1)",
+    "F.lp_pool3d(vol, 2.0, (1, 2, 2))",
+    "F.max_unpool3d(*F.max_pool3d(vol, (1, 2, 2), return_indices=True), (1, 2, 2))",
+    "F.upsample_nearest(img, scale_factor=2)",
+    "F.upsample_bilinear(img, size=(3, 3))",
     "F.pixel_shuffle(lib.ones(1, 4, 2, 2), 2)",
     "F.pixel_unshuffle(img, 2)",
     "F.channel_shuffle(img, 2)",
@@ -148,6 +159,8 @@ RANDOM = [
     "F.rrelu(y, training=True)",
     "F.gumbel_softmax(y, tau=1.0, hard=False, dim=-1)",
     "F.fractional_max_pool2d(img, 2, output_size=2)",
+    "F.fractional_max_pool2d_with_indices(img, 2, output_ratio=(0.5, 0.5))",
+    "F.fractional_max_pool3d_with_indices(vol, (1, 2, 2), output_size=(1, 2, 2))",
     "F.fractional_max_pool3d(vol, (1, 2, 2), output_ratio=0.5)",
 ]
 HAND_WRITTEN = [

@@ -25,6 +25,8 @@ SHAPES = [
     "x.expand_as(bm[:, :2])",
     "lib.broadcast_to(v, (2, 3))",
     "lib.swapaxes(x, 0, 1)",
+    "lib.swapdims(x, 0, 1)",
+    "lib.moveaxis(img, 1, 3)",
     "lib.movedim(img, 1, 3)",
     "lib.movedim(img, (0, 1), (2, 3))",
     "lib.unflatten(x, 1, (3, 1))",

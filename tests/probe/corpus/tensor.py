@@ -150,6 +150,45 @@ HAND_WRITTEN = [
     "x.clone(memory_format='x')",
     "x.contiguous(memory_format='x')",
 ]
+# In-place methods, each called as it is and on a receiver that must refuse it (a leaf that requires grad, an
+# integer or bool tensor that cannot hold the result, an expanded view whose elements share memory).
+INPLACE = [
+    *(
+        f"x.{name}()"
+        for name in """abs_ absolute_ acos_ acosh_ asin_ asinh_ atan_ atanh_ ceil_ cos_ cosh_ digamma_
+    erfc_ erfinv_ exp2_ expm1_ fix_ floor_ frac_ lgamma_ log10_ log1p_ log2_ logical_not_ nan_to_num_ neg_
+    negative_ reciprocal_ round_ rsqrt_ sgn_ sign_ sinc_ sinh_ square_ tan_ trunc_ conj_physical_ tril_""".split()
+    ),
+    *(
+        f"x.{name}(y)"
+        for name in """atan2_ divide_ eq_ floor_divide_ fmod_ ge_ greater_ greater_equal_ gt_ hypot_
+    le_ less_ less_equal_ logical_and_ logical_or_ logical_xor_ lt_ multiply_ ne_ not_equal_ remainder_ sub_
+    subtract_ true_divide_ xlogy_""".split()
+    ),
+    *(
+        f"i.{name}(i)"
+        for name in "bitwise_and_ bitwise_or_ bitwise_xor_ bitwise_left_shift_ bitwise_right_shift_".split()
+    ),
+    "i.bitwise_not_()",
+    "x.clamp_min_(0.3)",
+    "x.clamp_max_(0.3)",
+    "x.clip_(0.2, 0.4)",
+    "x.cumsum_(1)",
+    "x.cumprod_(0)",
+    "x.polygamma_(1)",
+    "x.scatter_reduce_(1, i, y, 'sum')",
+    "x.triu_(1)",
+    "x.swapaxes_(0, 1)",
+    "x.swapdims_(0, 1)",
+    "m.addmm_(m, m)",
+    "v.addmv_(m, v)",
+    "m.addbmm_(bm, bm)",
+    "bm.baddbmm_(bm, bm)",
+]
+_REFUSING = ["w", "i", "k", "x.expand(2, 2, 3)"]
+CONVERSIONS = ["x.byte()", "x.char()", "x.short()", "x.cdouble()", "x.nelement()", "z.is_conj()", "z.is_neg()"]
+CONVERSIONS += ["x.moveaxis(0, 1)", "x.swapdims(0, 1)", "m.orgqr(v[:2])", "z.conj().is_conj()", "x.cuda(device='xyz')"]
+
 # attribute := value, then the attribute read back
 SETTERS = {
     "x.requires_grad": ["'yes'", "None", "1", "0.5", "True", "lib.tensor(True)"],
@@ -194,6 +233,13 @@ def entries():
     setters = [f"{attribute} = {value}; out = {attribute}" for attribute, values in SETTERS.items() for value in values]
     return [
         *(call for source in METHODS for call in vary("tensor methods", source)),
-        *calls("tensor methods", HAND_WRITTEN),
+        *calls("tensor methods", HAND_WRITTEN + CONVERSIONS),
+        *calls("tensor in-place methods", INPLACE),
+        *calls("tensor in-place methods", [_on(_REFUSING[n % len(_REFUSING)], call) for n, call in enumerate(INPLACE)]),
         *calls("tensor attributes", setters),
     ]
+
+
+def _on(receiver, call):
+    """``call`` (receiver.method(...)) made on another receiver."""
+    return receiver + call[call.index(".") :]
