@@ -2,6 +2,7 @@
 only when the expression asks for one. Every value is made through the library's public API from literals."""
 
 import math
+import types
 from types import SimpleNamespace
 
 import numpy as np
@@ -102,59 +103,34 @@ def _functions(lib):
         def backward(ctx, grad):
             return grad * 2
 
-    class TwoGrads(Double):
-        @staticmethod
-        def backward(ctx, grad):
-            return grad, grad
-
-    class ScalarGrad(Double):
-        @staticmethod
-        def backward(ctx, grad):
-            return grad.sum()
-
-    class WrongShapeGrad(Double):
-        @staticmethod
-        def backward(ctx, grad):
-            return lib.ones(3, 2)
-
-    class StrGrad(Double):
-        @staticmethod
-        def backward(ctx, grad):
-            return "x"
-
-    class IntGrad(Double):
-        @staticmethod
-        def backward(ctx, grad):
-            return lib.ones(2, 3, dtype=lib.int64)
-
-    class SavesStr(Double):
-        @staticmethod
-        def forward(ctx, t):
-            ctx.save_for_backward("x")
-            return t * 2
-
-    class NoBackward(Function):
-        @staticmethod
-        def forward(ctx, t):
-            return t * 2
-
-    class ReturnsNumber(Double):
-        @staticmethod
-        def forward(ctx, t):
-            return 1.5
-
-    class DirtyNotReturned(Double):
-        @staticmethod
-        def forward(ctx, t):
-            ctx.mark_dirty(t)
-            return t * 2
-
     class Legacy(Function):
         def forward(self, t):
             return t * 2
 
-    classes = (Double, TwoGrads, ScalarGrad, WrongShapeGrad, StrGrad, IntGrad, SavesStr, NoBackward, ReturnsNumber)
-    return SimpleNamespace(**{cls.__name__: cls for cls in (*classes, DirtyNotReturned, Legacy)})
+    def saves_str(ctx, t):
+        ctx.save_for_backward("x")
+        return t * 2
+
+    def dirty_not_returned(ctx, t):
+        ctx.mark_dirty(t)
+        return t * 2
+
+    wrong = {  # name -> (base, the method that is wrong, its rule)
+        "TwoGrads": (Double, "backward", lambda ctx, grad: (grad, grad)),
+        "ScalarGrad": (Double, "backward", lambda ctx, grad: grad.sum()),
+        "WrongShapeGrad": (Double, "backward", lambda ctx, grad: lib.ones(3, 2)),
+        "StrGrad": (Double, "backward", lambda ctx, grad: "x"),
+        "IntGrad": (Double, "backward", lambda ctx, grad: lib.ones(2, 3, dtype=lib.int64)),
+        "SavesStr": (Double, "forward", saves_str),
+        "ReturnsNumber": (Double, "forward", lambda ctx, t: 1.5),
+        "DirtyNotReturned": (Double, "forward", dirty_not_returned),
+        "NoBackward": (Function, "forward", Double.forward),
+    }
+    built = {
+        name: types.new_class(name, (base,), exec_body=lambda body, m=method, r=rule: body.update({m: staticmethod(r)}))
+        for name, (base, method, rule) in wrong.items()
+    }
+    return SimpleNamespace(Double=Double, Legacy=Legacy, **built)
 
 
 # Names built from other names, in the order they may depend on each other.
