@@ -151,7 +151,8 @@ HAND_WRITTEN = [
     "x.contiguous(memory_format='x')",
 ]
 # In-place methods, each called as it is and on a receiver that must refuse it (a leaf that requires grad, an
-# integer or bool tensor that cannot hold the result, an expanded view whose elements share memory).
+# integer or bool tensor that cannot hold the result, an expanded view whose elements share memory). No operand
+# aliases the receiver: torch's result would then depend on the order its kernel writes in.
 INPLACE = [
     *(
         f"x.{name}()"
@@ -180,10 +181,10 @@ INPLACE = [
     "x.triu_(1)",
     "x.swapaxes_(0, 1)",
     "x.swapdims_(0, 1)",
-    "m.addmm_(m, m)",
-    "v.addmv_(m, v)",
+    "m.addmm_(bm[0], bm[1])",
+    "v.addmv_(m, lib.ones(3))",
     "m.addbmm_(bm, bm)",
-    "bm.baddbmm_(bm, bm)",
+    "bm.baddbmm_(bm.flip(0), bm.flip(0))",
 ]
 _REFUSING = ["w", "i", "k", "x.expand(2, 2, 3)"]
 CONVERSIONS = ["x.byte()", "x.char()", "x.short()", "x.cdouble()", "x.nelement()", "z.is_conj()", "z.is_neg()"]
