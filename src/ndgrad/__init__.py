@@ -1,6 +1,7 @@
 """ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
 
 from ndgrad import autograd, cuda, fft, linalg, nn, ops, optim, return_types, utils, viz
+from ndgrad._argument_parser import parses
 from ndgrad._creation import (
     BoolTensor,
     ByteTensor,
@@ -81,6 +82,10 @@ short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 
 
+@parses("result_type(Tensor tensor, Tensor other)",
+        "result_type(Scalar scalar, Tensor tensor)",
+        "result_type(Tensor tensor, Scalar other)",
+        "result_type(Scalar scalar1, Scalar scalar2)")
 def result_type(tensor1, tensor2):
     """The dtype an op on these two operands computes in (see torch.result_type)."""
     from ndgrad._dtype import result_type as promote_operands
@@ -92,10 +97,12 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
+@parses("numel(Tensor input)")
 def numel(input):
     return input.numel()
 
 
+@parses("is_inference(Tensor input)")
 def is_inference(input):
     """True for a tensor made under inference_mode, or a view of one (see torch.is_inference)."""
     return input.is_inference()

@@ -1,11 +1,11 @@
 """Tensor creation: tensor(), zeros(), arange(), random tensors, and the legacy typed constructors."""
 
 import numbers
-import warnings
 
 import numpy as np
 
 from ndgrad import _printing
+from ndgrad._argument_parser import parses
 from ndgrad._device import CPU, cuda_backend, placement, to_device
 from ndgrad._device import device as as_device
 from ndgrad._dtype import (
@@ -22,6 +22,7 @@ from ndgrad._dtype import (
 )
 from ndgrad._fpstate import silenced
 from ndgrad._tensor import Size, Tensor
+from ndgrad._warnings import warn
 
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "arange", "linspace",
@@ -134,19 +135,22 @@ def _unwrap_nested(data):
     return data
 
 
+@parses("tensor(object data, *, ScalarType dtype=None, Device? device=None, bool pin_memory=False, "
+        "bool requires_grad=False)")
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of ``data`` (see torch.tensor)."""
     if isinstance(data, Tensor):
-        warnings.warn(
+        warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
             "sourceTensor.detach().clone().requires_grad_(True), rather than ndgrad.tensor(sourceTensor).",
-            UserWarning, stacklevel=2,
+            UserWarning,
         )
     if dtype is None and isinstance(data, (list, tuple, bool, numbers.Number)):
         dtype = _infer_dtype(data)
     return _make(_to_array(data, dtype, device), requires_grad)
 
 
+@parses("as_tensor(object data, *, ScalarType dtype=None, Device? device=None)")
 def as_tensor(data, dtype=None, device=None):
     """Like tensor(), but shares memory with a NumPy array or Tensor when dtype and device allow."""
     if isinstance(data, Tensor):
@@ -171,49 +175,54 @@ def from_numpy(ndarray):
     return Tensor._wrap(ndarray)
 
 
-def _shape(size):
-    if len(size) == 1 and isinstance(size[0], (list, tuple)):
-        size = size[0]
-    return tuple(int(s) for s in size)
-
-
-def _required(name, size):
-    """PyTorch's error for a factory called without a size (``zeros()``; ``zeros(())`` is a 0-d tensor)."""
-    if not size:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
-    return size
-
-
 def _filled(fill, size, dtype, device, requires_grad):
     dtype = dtype or get_default_dtype()
-    size = _shape(size)
+    size = tuple(size)
     return _make(_build(device, lambda xp: fill(xp, size, dtype.numpy)), requires_grad)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(lambda xp, s, d: xp.zeros(s, d), _required("zeros", size), dtype, device, requires_grad)
+@parses("zeros(SymInt[] size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=False, bool? requires_grad=False)")
+def zeros(size, *, dtype=None, device=None, requires_grad=False):
+    return _filled(lambda xp, s, d: xp.zeros(s, d), size, dtype, device, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(lambda xp, s, d: xp.ones(s, d), _required("ones", size), dtype, device, requires_grad)
+@parses("ones(SymInt[] size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=False, bool? requires_grad=False)")
+def ones(size, *, dtype=None, device=None, requires_grad=False):
+    return _filled(lambda xp, s, d: xp.ones(s, d), size, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad=False):
-    return _filled(lambda xp, s, d: xp.empty(s, d), _required("empty", size), dtype, device, requires_grad)
+@parses("empty(SymInt[] size, *, MemoryFormat? memory_format=None, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
+def empty(size, *, dtype=None, device=None, requires_grad=False):
+    return _filled(lambda xp, s, d: xp.empty(s, d), size, dtype, device, requires_grad)
 
 
+@parses("full(SymInt[] size, Scalar fill_value, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     if isinstance(fill_value, np.generic):
         fill_value = fill_value.item()  # a NumPy scalar fills like a Python number here, unlike in tensor()
     dtype = dtype or _infer_dtype(fill_value)
     fill_value = real_scalar(fill_value, dtype)
-    return _filled(lambda xp, s, d: xp.full(s, fill_value, d), (size,), dtype, device, requires_grad)
+    return _filled(lambda xp, s, d: xp.full(s, fill_value, d), size, dtype, device, requires_grad)
 
 
+@parses("eye(SymInt n, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=False, bool? requires_grad=False)",
+        "eye(SymInt n, SymInt m, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
     return _filled(lambda xp, s, d: xp.eye(n, m, dtype=d), (), dtype, device, requires_grad)
 
 
+@parses("arange(Scalar end, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=False, bool? requires_grad=False)",
+        "arange(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=False, bool? requires_grad=False)",
+        "arange(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     """See torch.arange: integer arguments give int64, any float argument the default float dtype."""
     if end is None:
@@ -226,33 +235,58 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     return _make(_build(device, lambda xp: xp.arange(*values, dtype=dtype.numpy)), requires_grad)
 
 
+@parses("linspace(Tensor start, Tensor end, int steps, *, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "linspace(Scalar start, Tensor end, int steps, *, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "linspace(Tensor start, Scalar end, int steps, *, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "linspace(Scalar start, Scalar end, int steps, *, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
     dtype = dtype or get_default_dtype()
     array = _build(device, lambda xp: xp.linspace(start, end, steps, dtype=np.float64).astype(dtype.numpy))
     return _make(array, requires_grad)
 
 
+@parses("zeros_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False):
     return zeros(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
+@parses("ones_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def ones_like(input, *, dtype=None, device=None, requires_grad=False):
     return ones(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
+@parses("empty_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def empty_like(input, *, dtype=None, device=None, requires_grad=False):
     return empty(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
+@parses("full_like(Tensor input, Scalar fill_value, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False):
     return full(input.shape, fill_value, dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
 
 
+@parses("rand_like(Tensor input, *, Generator? generator, MemoryFormat? memory_format=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "rand_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):
     return rand(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
+@parses("randn_like(Tensor input, *, Generator? generator, MemoryFormat? memory_format=None, "
+        "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, "
+        "bool? requires_grad=False)",
+        "randn_like(Tensor input, *, MemoryFormat? memory_format=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def randn_like(input, *, dtype=None, device=None, requires_grad=False):
     return randn(input.shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
@@ -376,7 +410,7 @@ def _random(sample, size, dtype, device, requires_grad, kernel="check_uniform_bo
     dtype = dtype or get_default_dtype()
     if not (dtype.is_floating_point or dtype.is_complex):  # ``kernel``: PyTorch's name, uniform or normal
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.title}\'')
-    generator, shape = _stream(generator), _shape(size)
+    generator, shape = _stream(generator), tuple(size)
     array = sample(generator, shape)
     if dtype.is_complex:  # the real and imaginary parts are drawn apart, scaled as PyTorch scales them
         array = np.asarray((array + 1j * sample(generator, shape)) * complex_scale)
@@ -384,16 +418,30 @@ def _random(sample, size, dtype, device, requires_grad, kernel="check_uniform_bo
     return _make(_placed(array, device), requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad=False, generator=None):
+@parses("rand(SymInt[] size, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "rand(SymInt[] size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=False, bool? requires_grad=False)")
+def rand(size, *, dtype=None, device=None, requires_grad=False, generator=None):
     return _random(lambda g, s: g.random(s), size, dtype, device, requires_grad, generator=generator)
 
 
-def randn(*size, dtype=None, device=None, requires_grad=False, generator=None):
+@parses("randn(SymInt[] size, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "randn(SymInt[] size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=False, bool? requires_grad=False)")
+def randn(size, *, dtype=None, device=None, requires_grad=False, generator=None):
     # a complex sample has variance 1 in all: 1/2 for each part
     return _random(lambda g, s: g.standard_normal(s), size, dtype, device, requires_grad, "normal_kernel_cpu",
                    complex_scale=0.5**0.5, generator=generator)
 
 
+@parses("normal(Tensor mean, Tensor std, *, Generator? generator=None, Tensor out=None)",
+        "normal(Tensor mean, float std=1, *, Generator? generator=None, Tensor out=None)",
+        "normal(float mean, Tensor std, *, Generator? generator=None, Tensor out=None)",
+        "normal(float mean, float std, SymInt[] size, *, Generator? generator=None, Tensor out=None, "
+        "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, "
+        "bool? requires_grad=False)")
 def normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
     """Samples N(mean, std^2); mean and std are numbers or tensors that broadcast (see torch.normal)."""
     mean_array = mean.cpu()._data if isinstance(mean, Tensor) else mean  # drawn on the host, like every sample
@@ -404,19 +452,32 @@ def normal(mean, std, size=None, *, dtype=None, device=None, requires_grad=False
         size = np.broadcast_shapes(np.shape(mean_array), np.shape(std_array))
         dtype = dtype or next((t.dtype for t in (mean, std) if isinstance(t, Tensor)), None)
     return _random(
-        lambda g, s: g.normal(mean_array, std_array, s), (tuple(size),), dtype, device, requires_grad,
+        lambda g, s: g.normal(mean_array, std_array, s), size, dtype, device, requires_grad,
         "normal_kernel_cpu", generator=generator,
     )
 
 
+@parses("randint(SymInt high, SymInt[] size, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "randint(SymInt high, SymInt[] size, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "randint(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, Tensor out=None, "
+        "ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=False, "
+        "bool? requires_grad=False)",
+        "randint(SymInt low, SymInt high, SymInt[] size, *, Tensor out=None, ScalarType? dtype=None, "
+        "Layout? layout=None, Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def randint(low=0, high=None, size=None, *, dtype=None, device=None, requires_grad=False, generator=None):
     if size is None:
         low, high, size = 0, low, high
     dtype = dtype or int64
-    array = _stream(generator).integers(low, high, size=_shape((size,))).astype(dtype.numpy)
+    array = _stream(generator).integers(low, high, size=tuple(size)).astype(dtype.numpy)
     return _make(_placed(array, device), requires_grad)
 
 
+@parses("randperm(SymInt n, *, Generator? generator, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)",
+        "randperm(SymInt n, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+        "bool? pin_memory=False, bool? requires_grad=False)")
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     """A random permutation of 0 .. n-1 (see torch.randperm)."""
     if n < 0:
@@ -432,7 +493,8 @@ def legacy_new(dtype, args, device, cls=Tensor):
     if len(args) == 1 and not isinstance(args[0], numbers.Integral) and not _is_size(args[0]):
         array = _to_array(args[0], dtype, device)
     else:
-        array = _build(device, lambda xp: xp.zeros(_shape(args) if args else (0,), dtype.numpy))
+        size = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args  # Tensor(Size([2, 3]))
+        array = _build(device, lambda xp: xp.zeros(tuple(int(s) for s in size) if args else (0,), dtype.numpy))
     result = Tensor._wrap(array)
     if cls is not Tensor:
         result.__class__ = cls

@@ -170,6 +170,18 @@ def to_device(array, dev):
         return cuda_backend().array(array, copy=True)
 
 
+def allocation_error(error):
+    """PyTorch's error for memory a device cannot allocate, for NumPy's MemoryError (which knows the bytes asked
+    for); None for another MemoryError."""
+    requested = getattr(error, "_total_size", None)
+    if requested is None:
+        return None
+    return RuntimeError(
+        "[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to "
+        f"allocate {requested} bytes. Error code 12 (Cannot allocate memory)"
+    )
+
+
 def to_host(array):
     """``array`` as a NumPy array: itself on the host, else a copy (a sync, as PyTorch's reads of GPU values are)."""
     return array if isinstance(array, np.ndarray) else array.get()

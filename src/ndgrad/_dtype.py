@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ndgrad._argument_parser import parses
+
 __all__ = ["dtype", "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast"]
 
 
@@ -88,6 +90,7 @@ def set_default_dtype(d):
     _Defaults.float = d
 
 
+@parses("promote_types(ScalarType type1, ScalarType type2)")
 def promote_types(a, b):
     """PyTorch's promote_types: the higher category wins whole; within a category the wider type."""
     if a is b:
@@ -100,6 +103,7 @@ def promote_types(a, b):
     return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
 
 
+@parses("can_cast(ScalarType from_, ScalarType to)")
 def can_cast(from_, to):
     """PyTorch's same-kind rule: no cast to a lower category (float to int, int to bool, complex to float)."""
     return from_._category <= to._category

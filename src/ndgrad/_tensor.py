@@ -3,12 +3,12 @@
 The math is not here: operators and methods are one-line delegations to ``ndgrad.ops``.
 """
 
-import warnings
 import weakref
 
 import numpy as np
 
 from ndgrad import _dlpack, ops
+from ndgrad._argument_parser import parses_method
 from ndgrad._device import device as Device
 from ndgrad._device import device_of_array, parse_to, to_device
 from ndgrad._dtype import (
@@ -28,6 +28,7 @@ from ndgrad._dtype import (
 )
 from ndgrad._fpstate import restore, silence
 from ndgrad._operators import OperatorMethods
+from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import (
     INFERENCE_REQUIRES_GRAD,
     INFERENCE_VERSION,
@@ -179,6 +180,7 @@ class Tensor(
         if value:
             mark(self, "leaf")
 
+    @parses_method("requires_grad_(bool requires_grad=True)")
     def requires_grad_(self, requires_grad=True):
         """Set requires_grad in place and return self (see torch.Tensor.requires_grad_)."""
         if self.grad_fn is not None and requires_grad:
@@ -204,7 +206,7 @@ class Tensor(
     @property
     def grad(self):
         if self.grad_fn is not None and not self._retains_grad and self._grad is None:
-            warnings.warn(_NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            warn(_NON_LEAF_GRAD_WARNING, UserWarning)
         return self._grad
 
     @grad.setter
@@ -397,6 +399,7 @@ class Tensor(
     def shape(self):
         return Size(self._data.shape)
 
+    @parses_method("size(int? dim=None)")
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
@@ -436,13 +439,17 @@ class Tensor(
     def is_complex(self):
         return self.dtype.is_complex
 
+    @parses_method("is_contiguous(*, MemoryFormat memory_format=contiguous_format)")
     def is_contiguous(self):
         return bool(self._data.flags.c_contiguous)
 
+    @parses_method("stride(int? dim=None)")
     def stride(self, dim=None):
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[_dim_of_shape(dim, self._data.ndim)]
 
+    @parses_method("type(object dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+                   "type(object dtype=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated")
     def type(self, dtype=None):
         if dtype is None:
             return legacy_type_name(self.dtype, self.device.type)
@@ -466,6 +473,7 @@ class Tensor(
     def tolist(self):
         return _host(self._data).tolist()
 
+    @parses_method("numpy(*, bool force=False)")
     def numpy(self, *, force=False):
         """The NumPy array behind this tensor, sharing memory (see torch.Tensor.numpy)."""
         if type(self._data) is not np.ndarray and not force:
@@ -492,6 +500,11 @@ class Tensor(
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
+    @parses_method("to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
+                   "MemoryFormat? memory_format=None)",
+                   "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
+                   "MemoryFormat? memory_format=None)",
+                   "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)")
     def to(self, *args, **kwargs):
         """Convert dtype and/or device: ``to(dtype)``, ``to(device)``, ``to(other)``, ``to(device, dtype)``."""
         target_device, dtype, copy = parse_to(args, kwargs)
@@ -503,75 +516,100 @@ class Tensor(
             mark(converted, "integer cast")
         return converted
 
+    @parses_method("cpu(*, MemoryFormat? memory_format=None)")
     def cpu(self):
         return self.to("cpu")
 
     # ---- new tensors with this one's dtype and device (see torch.Tensor.new_zeros) -------------------------------
+    @parses_method("new_tensor(object data, *, ScalarType dtype=None, Device? device=None, bool requires_grad=False)")
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         from ndgrad._creation import tensor
 
         return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    @parses_method("new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+                   "bool? pin_memory=False, bool? requires_grad=False)")
+    def new_zeros(self, size, *, dtype=None, device=None, requires_grad=False):
         from ndgrad._creation import zeros
 
-        return zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        return zeros(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    @parses_method("new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+                   "bool? pin_memory=False, bool? requires_grad=False)")
+    def new_ones(self, size, *, dtype=None, device=None, requires_grad=False):
         from ndgrad._creation import ones
 
-        return ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        return ones(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    @parses_method("new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
+                   "bool? pin_memory=False, bool? requires_grad=False)")
+    def new_empty(self, size, *, dtype=None, device=None, requires_grad=False):
         from ndgrad._creation import empty
 
-        return empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        return empty(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
+    @parses_method("new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
+                   "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
         from ndgrad._creation import full
 
         return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
                     requires_grad=requires_grad)
 
+    @parses_method("cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
+                   "cuda(Device? device=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated")
     def cuda(self, device=None):
         return self.to("cuda" if device is None else device)
 
+    @parses_method("float(*, MemoryFormat? memory_format=None)")
     def float(self):
         return self.to(float32)
 
+    @parses_method("double(*, MemoryFormat? memory_format=None)")
     def double(self):
         return self.to(float64)
 
+    @parses_method("half(*, MemoryFormat? memory_format=None)")
     def half(self):
         return self.to(float16)
 
+    @parses_method("cfloat(*, MemoryFormat? memory_format=None)")
     def cfloat(self):
         return self.to(complex64)
 
+    @parses_method("cdouble(*, MemoryFormat? memory_format=None)")
     def cdouble(self):
         return self.to(complex128)
 
+    @parses_method("short(*, MemoryFormat? memory_format=None)")
     def short(self):
         return self.to(int16)
 
+    @parses_method("byte(*, MemoryFormat? memory_format=None)")
     def byte(self):
         return self.to(uint8)
 
+    @parses_method("char(*, MemoryFormat? memory_format=None)")
     def char(self):
         return self.to(int8)
 
+    @parses_method("long(*, MemoryFormat? memory_format=None)")
     def long(self):
         return self.to(int64)
 
+    @parses_method("int(*, MemoryFormat? memory_format=None)")
     def int(self):
         return self.to(int32)
 
+    @parses_method("bool(*, MemoryFormat? memory_format=None)")
     def bool(self):
         return self.to(bool_)
 
+    @parses_method("clone(*, MemoryFormat? memory_format=None)")
     def clone(self):
         return ops.clone(self)
 
+    @parses_method("contiguous(*, MemoryFormat memory_format=contiguous_format)")
     def contiguous(self):
         return self if self.is_contiguous() else ops.clone(self)
 

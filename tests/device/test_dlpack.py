@@ -24,7 +24,7 @@ def values(dtype, shape):
 def test_round_trips_share_memory(dtype, shape, transposed):
     ours = ndgrad.from_numpy(values(dtype, shape))
     if transposed:
-        ours = ours.t() if ours.ndim == 2 else ours.permute(*reversed(range(ours.ndim)))
+        ours = ours.t() if ours.ndim == 2 else ours.permute(tuple(reversed(range(ours.ndim))))
     theirs = torch.from_dlpack(ours)
     assert str(theirs.dtype).replace("torch", "ndgrad") == str(ours.dtype)
     assert theirs.shape == ours.shape and theirs.stride() == ours.stride()

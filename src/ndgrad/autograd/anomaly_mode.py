@@ -4,10 +4,10 @@
 import math
 import threading
 import traceback
-import warnings
 from pathlib import Path
 
 from ndgrad._fpstate import silenced
+from ndgrad._warnings import warn
 from ndgrad.autograd.provenance import Site, capture
 
 __all__ = [
@@ -56,10 +56,9 @@ class detect_anomaly:
         self.check_nan, self.check_forward = check_nan, check_forward
         self.prev_check_nan = is_anomaly_check_nan_enabled()
         self.prev_check_forward = is_anomaly_check_forward_enabled()
-        warnings.warn(
+        warn(
             "Anomaly Detection has been enabled. This mode will increase the runtime and should only be enabled for "
             "debugging.",
-            stacklevel=2,
         )
 
     def __enter__(self):
@@ -120,22 +119,19 @@ def warn_forward_trace(node):
     whose backward created it in turn."""
     metadata = node.__dict__.get("_metadata") or {}
     if "traceback_" not in metadata:
-        warnings.warn(
+        warn(
             f"Error detected in {node.name()}. No forward pass information available. Enable detect anomaly during "
             "forward pass for more information.",
-            stacklevel=3,
         )
         return
     stack = "".join(metadata["traceback_"])
-    warnings.warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{stack}",
-                  stacklevel=3)
+    warn(f"Error detected in {node.name()}. Traceback of forward call that caused the error:\n{stack}")
     parent = metadata.get("parent_")
     while parent is not None:  # one warning per node up the chain, as PyTorch gives them
         metadata = parent.__dict__.get("_metadata") or {}
-        warnings.warn(
+        warn(
             f"\n\nPrevious calculation was induced by {parent.name()}. Traceback of forward call that induced the "
             f"previous calculation:\n{''.join(metadata.get('traceback_', ()))}",
-            stacklevel=3,
         )
         parent = metadata.get("parent_")
 

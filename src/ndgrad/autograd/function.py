@@ -3,9 +3,9 @@ once_differentiable. The engine runs these nodes like any other; nothing here kn
 
 import functools
 import inspect
-import warnings
 
 from ndgrad._dtype import from_numpy_dtype
+from ndgrad._warnings import warn
 from ndgrad.autograd import forward_ad
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.grad_mode import STATE, no_grad
@@ -181,12 +181,11 @@ class Function:
         cls._backward_cls = type(name, (BackwardCFunction,), namespace)
 
     def __init__(self, *args, **kwargs):
-        warnings.warn(
+        warn(
             f"{type(self)} should not be instantiated. Methods on autograd functions are all static, so you should "
             "invoke them on the class itself. Instantiating an autograd function will raise an error in a future "
             "version of PyTorch.",
             DeprecationWarning,
-            stacklevel=2,
         )
 
     def __call__(self, *args, **kwargs):

@@ -6,11 +6,11 @@ the imaginary parts of its outputs and then their real parts; the numerical grad
 conjugate Wirtinger one, ds/dx + i ds/dy, what the engine computes (see Note [complex gradients]).
 """
 
-import warnings
 
 import numpy as np
 
 from ndgrad._fpstate import silenced
+from ndgrad._warnings import warn
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
@@ -275,10 +275,10 @@ def _check_inputs(inputs):
     for index, x in enumerate(inputs):
         if _is_tensor(x) and x.requires_grad:
             if x._data.dtype not in (np.float64, np.complex128):
-                warnings.warn(
+                warn(
                     f"Input #{index} requires gradient and is not a double precision floating point or complex. "
                     "This check will likely fail if all the inputs are not of double precision floating point or "
-                    "complex. ", stacklevel=4,
+                    "complex. ",
                 )
             if any(stride == 0 and size > 1 for stride, size in zip(x._data.strides, x._data.shape)):
                 raise RuntimeError(
@@ -335,10 +335,10 @@ def _check_undefined_grad(func, inputs, targets, count):
 
 
 def _warn_undefined_grad_check():
-    warnings.warn(
+    warn(
         "Backwards compatibility: New undefined gradient support checking feature is enabled by default, but it "
         "may break existing callers of this function. If this is true for you, you can call this function with "
-        '"check_undefined_grad=False" to disable the feature', stacklevel=5,
+        '"check_undefined_grad=False" to disable the feature',
     )
 
 
@@ -373,7 +373,7 @@ def _random_like(output, noncontiguous):
     if noncontiguous and shape and output.numel() > 1:
         values = (rand(*shape[:-1], 2 * shape[-1], dtype=dtype or _float64()) * 2 - 1)[..., ::2]
     else:
-        values = rand(*shape, dtype=dtype or _float64()) * 2 - 1
+        values = rand(shape, dtype=dtype or _float64()) * 2 - 1
     return values.requires_grad_()
 
 

@@ -16,12 +16,11 @@ thread has its own boundary, set by the steps it ran.
 """
 
 import re
-import sys
 import threading
-import warnings
 import weakref
 from pathlib import Path
 
+from ndgrad._warnings import warn
 from ndgrad.autograd.graph import _sequence
 from ndgrad.autograd.provenance import Site, capture, site_of
 
@@ -93,7 +92,7 @@ def saved_before_step(node):
 
 def warn_graph_leak(root_nodes):
     """The warning, once per backward, after the backward completed (an error it raised instead says more)."""
-    warnings.warn(_message(root_nodes), UserWarning, stacklevel=_user_stacklevel())
+    warn(_message(root_nodes), UserWarning)
 
 
 def warn_if_carried(tensor):
@@ -111,7 +110,7 @@ def warn_if_carried(tensor):
     where = _quote(site) if site is not None else say("leak_this_op")
     text = sentences(say("leak_in_place", line=where, step=f" ({step.short()})" if step is not None else ""),
                      _advice(site, say))
-    warnings.warn(text, UserWarning, stacklevel=_user_stacklevel())
+    warn(text, UserWarning)
 
 
 def _message(root_nodes):
@@ -178,11 +177,3 @@ def _parenthesised(expression):
 def _quote(site):
     source = re.sub(r"\s+#[^'\"]*$", "", site.source)  # without a trailing comment
     return f"`{source}` ({site.short()})" if source else site.short()
-
-
-def _user_stacklevel():
-    """The stacklevel that points the warning at the first frame outside ndgrad (the user's backward call)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1
-    return level

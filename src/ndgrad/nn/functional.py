@@ -23,14 +23,22 @@ from ndgrad.ops.activation import (
     softsign,
     tanhshrink,
 )
-from ndgrad.ops.transcendental import sigmoid
-from ndgrad.ops.trigonometric import tanh
 
 __all__ = [
     "relu", "relu_", "relu6", "elu", "elu_", "selu", "selu_", "celu", "celu_", "leaky_relu", "leaky_relu_", "gelu",
     "silu", "mish", "softplus", "softsign", "hardtanh", "hardtanh_", "hardsigmoid", "hardswish", "logsigmoid",
     "tanhshrink", "sigmoid", "tanh",
 ]
+
+
+def sigmoid(input):
+    """torch.nn.functional.sigmoid: Tensor.sigmoid."""
+    return input.sigmoid()
+
+
+def tanh(input):
+    """torch.nn.functional.tanh: Tensor.tanh."""
+    return input.tanh()
 
 
 def relu(input, inplace=False):
@@ -63,7 +71,10 @@ from ndgrad.ops import (  # noqa: E402
     softmaxes,
 )
 
+# Where torch.nn.functional's function is Python around torch's own (another argument order, an implicit dim,
+# return_indices), the op module has both: torch's as ``name``, torch.nn.functional's as ``functional_name``.
 for _module in (softmaxes, regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropout,
                 embedding_bag, more_activations, normalization, convolutions, max_pooling, pooling, resampling):
-    globals().update({name: getattr(_module, name) for name in _module.FUNCTIONAL})
+    globals().update({name: getattr(_module, f"functional_{name}", None) or getattr(_module, name)
+                      for name in _module.FUNCTIONAL})
     __all__ += _module.FUNCTIONAL

@@ -2,10 +2,10 @@
 and returns it. The distributions and bounds are PyTorch's; the random numbers come from ndgrad's generator."""
 
 import math
-import warnings
 
 from ndgrad import _creation
 from ndgrad._creation import rand, randn
+from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.linalg import qr
 from ndgrad.ops import argsort, erfinv
@@ -94,10 +94,9 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     """Fill with N(mean, std^2) truncated to [a, b], by inverting the normal CDF on the kept interval."""
     if mean < a - 2 * std or mean > b + 2 * std:
-        warnings.warn(
+        warn(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be "
             "incorrect.",
-            stacklevel=2,
         )
 
     def cdf(x):
@@ -167,7 +166,7 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
 def _kaiming_std(tensor, a, mode, nonlinearity):
     """The std He et al. prescribe, or None (with PyTorch's warning) for a tensor without elements."""
     if 0 in tensor.shape:
-        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=3)
+        warn("Initializing zero-element tensors is a no-op")
         return None
     return calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
 
@@ -218,10 +217,9 @@ def _deprecated(method):
     old_name = method.__name__[:-1]
 
     def deprecated_init(*args, **kwargs):
-        warnings.warn(
+        warn(
             f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{method.__name__}`.",
             FutureWarning,
-            stacklevel=2,
         )
         return method(*args, **kwargs)
 

@@ -10,23 +10,6 @@ def is_tensor(value):
     return hasattr(value, "_data")
 
 
-def require_tensor(function, value, argument, position):
-    """PyTorch's argument parser refuses numbers where a signature has only Tensor overloads."""
-    if not is_tensor(value):
-        raise TypeError(
-            f"{function}(): argument '{argument}' (position {position}) must be Tensor, not {type(value).__name__}"
-        )
-
-
-def invalid_combination(function, arguments, signatures):
-    """PyTorch's argument-parser error for a mix of tensors and numbers that no overload takes."""
-    got = ", ".join("Tensor" if is_tensor(a) else type(a).__name__ for a in arguments)
-    lines = "".join(f" * ({signature})\n" for signature in signatures)
-    return TypeError(
-        f"{function}() received an invalid combination of arguments - got ({got}), but expected one of:\n{lines}"
-    )
-
-
 def require_kind(dtype, kernel, kinds):
     """PyTorch's kernels exist for some dtypes only (``kinds``: NumPy kind letters), where NumPy would compute."""
     if dtype.numpy.kind not in kinds:

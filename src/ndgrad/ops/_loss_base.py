@@ -2,11 +2,11 @@
 size_average/reduce arguments, and the base of the losses that are elementwise in two tensors."""
 
 import math
-import warnings
 
 import numpy as np
 
 from ndgrad._fpstate import mean_array
+from ndgrad._warnings import warn
 from ndgrad.ops._op import Op
 
 
@@ -83,8 +83,7 @@ def reduction_argument(size_average, reduce, reduction):
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
         reduction = "none" if not reduce else ("mean" if size_average else "sum")
-        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
-                      stacklevel=3)
+        warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.")
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
     return reduction
@@ -92,8 +91,7 @@ def reduction_argument(size_average, reduce, reduction):
 
 def warn_sizes(input, target):
     if target.shape != input.shape:
-        warnings.warn(
+        warn(
             f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). This will "
             "likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
-            stacklevel=3,
         )

@@ -9,7 +9,7 @@ from weakref import WeakSet
 
 import numpy as np
 
-from ndgrad._device import array_namespace, device_of_array, namespace_of, placement, to_device
+from ndgrad._device import allocation_error, array_namespace, device_of_array, namespace_of, placement, to_device
 from ndgrad._dtype import can_cast, get_default_dtype, result_type
 from ndgrad._fpstate import restore, silence
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
@@ -111,6 +111,8 @@ class Op:
             result = cls.forward(xp, *arrays, **params) if xp is np else _forward_placed(cls, xp, arrays, params)
         except ValueError as error:
             raise _translate(error, arrays) from None
+        except MemoryError as error:
+            raise allocation_error(error) or error from None
         except TypeError:  # an array library refused another device's array (see _on_one_device)
             _check_parameter_devices(arrays, params)
             if xp is not np or all(type(a) is np.ndarray or not hasattr(a, "shape") for a in arrays):

@@ -6,6 +6,7 @@ ndgrad.nn.functional re-exports the rest. relu6, softsign and tanhshrink are com
 
 import math
 
+from ndgrad._argument_parser import parses
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.arithmetic import abs
 from ndgrad.ops.comparison import logical_and, where
@@ -360,11 +361,13 @@ def _not_bool(input, message):
         raise NotImplementedError("clamp is not supported for complex types")
 
 
+@parses("relu(Tensor input)")
 def relu(input):
     _not_bool(input, "Boolean inputs not supported for relu")
     return Relu.apply(input)
 
 
+@parses("relu_(Tensor input)")
 def relu_(input):
     _not_bool(input, "Boolean inputs not supported for relu")
     return Relu.apply_(input)
@@ -379,6 +382,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     return Hardtanh.apply(input, min_val=min_val, max_val=max_val)
 
 
+@parses("hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)")
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     return hardtanh(input, min_val, max_val, inplace=True)
 
@@ -395,6 +399,7 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
     return LeakyRelu.apply(input, negative_slope=negative_slope)
 
 
+@parses("leaky_relu_(Tensor input, Scalar negative_slope=0.01)")
 def leaky_relu_(input, negative_slope=0.01):
     return leaky_relu(input, negative_slope, inplace=True)
 
@@ -406,16 +411,19 @@ def elu(input, alpha=1.0, inplace=False):
     return Elu.apply(input, alpha=alpha, scale=1.0, input_scale=1.0)
 
 
+@parses("elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)")
 def elu_(input, alpha=1.0):
     return elu(input, alpha, inplace=True)
 
 
+@parses("selu(Tensor input)")
 def selu(input):
     """scale * elu(x, alpha) with the self-normalising constants (see torch.selu)."""
     _floating(input, "elu_cpu")
     return Elu.apply(input, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
 
 
+@parses("selu_(Tensor input)")
 def selu_(input):
     _floating(input, "elu_cpu")
     return EluInPlace.apply_(input, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
@@ -428,17 +436,20 @@ def _celu_input_scale(input, alpha):
     return 1.0 / alpha
 
 
+@parses("celu(Tensor input, Scalar alpha=1.0)")
 def celu(input, alpha=1.0):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (see torch.celu)."""
     input_scale = _celu_input_scale(input, alpha)
     return Celu.apply(input, alpha=alpha, scale=1.0, input_scale=input_scale)
 
 
+@parses("celu_(Tensor input, Scalar alpha=1.0)")
 def celu_(input, alpha=1.0):
     input_scale = _celu_input_scale(input, alpha)
     return CeluInPlace.apply_(input, alpha=alpha, scale=1.0, input_scale=input_scale)
 
 
+@parses('gelu(Tensor input, *, str approximate="none", Tensor out=None)')
 def gelu(input, *, approximate="none"):
     """x * Phi(x), or its tanh approximation (see torch.nn.functional.gelu)."""
     if approximate not in ("none", "tanh"):
@@ -457,6 +468,7 @@ def mish(input, inplace=False):
     return Mish.apply_(input) if inplace else Mish.apply(input)
 
 
+@parses("softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)")
 def softplus(input, beta=1.0, threshold=20.0):
     _floating(input, "softplus_cpu")
     return Softplus.apply(input, beta=beta, threshold=threshold)
@@ -477,6 +489,7 @@ def hardswish(input, inplace=False):
     return Hardswish.apply_(input) if inplace else Hardswish.apply(input)
 
 
+@parses("log_sigmoid(Tensor input, *, Tensor out=None)")
 def logsigmoid(input):
     _floating(input, "log_sigmoid_cpu")
     return LogSigmoid.apply(input)

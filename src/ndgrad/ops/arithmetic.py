@@ -7,12 +7,12 @@ gradients of the broadcast shape: the engine sums each back to its input's shape
 import cmath
 import math
 
+from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, real_scalar, result_type
 from ndgrad.ops._checks import (
     check_castable,
     check_zero_division,
     first_as_tensor,
-    invalid_combination,
     is_tensor,
     kind_checked,
     no_complex,
@@ -20,7 +20,6 @@ from ndgrad.ops._checks import (
     promoted_with,
     refuse_bool,
     require_kind,
-    require_tensor,
     zeros_like_grad,
 )
 from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, operand_or_raise
@@ -561,20 +560,27 @@ def fill_(input, value):
     return FillTensor.apply_(input, value if value.dtype is input.dtype else value.to(input.dtype))
 
 
+@parses("add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)",
+        "add(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated")
 def add(input, other, *, alpha=1):
     """input + alpha * other (see torch.add)."""
     return Add.apply(input, other, alpha=alpha)
 
 
+@parses("sub(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)",
+        "sub(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated")
 def sub(input, other, *, alpha=1):
     """input - alpha * other (see torch.sub)."""
     _check_sub(input, other)
     return Sub.apply(input, other, alpha=alpha)
 
 
-subtract = sub
+subtract = alias(sub, "subtract(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)",
+                      "subtract(Tensor input, Scalar other, Scalar alpha=1)")
 
 
+@parses("rsub(Tensor input, Tensor other, *, Scalar alpha=1)",
+        "rsub(Tensor input, Scalar other, Scalar alpha=1)")
 def rsub(input, other, *, alpha=1):
     """other - alpha * input (see torch.rsub)."""
     _check_sub(input, other)
@@ -598,14 +604,19 @@ def _check_sub(input, other):
         )
 
 
+@parses("mul(Tensor input, Tensor other, *, Tensor out=None)")
 def mul(input, other):
     """Elementwise product (see torch.mul)."""
     return Mul.apply(input, other)
 
 
-multiply = mul
+multiply = alias(mul, "multiply(Tensor input, Tensor other, *, Tensor out=None)",
+                      "multiply(Tensor input, Scalar other)")
 
 
+@parses("div(Tensor input, Tensor other, *, Tensor out=None)",
+        "div(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None)",
+        "div(Tensor input, Scalar other, *, str? rounding_mode)")
 def div(input, other, *, rounding_mode=None):
     """Elementwise division: true, or rounded by 'trunc' or 'floor' (see torch.div)."""
     input = first_as_tensor(input, other)
@@ -625,19 +636,27 @@ def _check_rounding_mode(input, other, rounding_mode):
     check_zero_division(input, other)
 
 
-divide = div
+divide = alias(div, "divide(Tensor input, Tensor other, *, Tensor out=None)",
+                    "divide(Tensor input, Tensor other, *, str? rounding_mode, Tensor out=None)",
+                    "divide(Tensor input, Scalar other)",
+                    "divide(Tensor input, Scalar other, *, str? rounding_mode)")
 
 
+@parses("true_divide(Tensor input, Tensor other, *, Tensor out=None)",
+        "true_divide(Tensor input, Scalar other)")
 def true_divide(input, other):
     """Elementwise true division (see torch.true_divide)."""
     return div(input, other)
 
 
+@parses("reciprocal(Tensor input, *, Tensor out=None)")
 def reciprocal(input):
     """1 / input (see torch.reciprocal)."""
     return Reciprocal.apply(input)
 
 
+@parses("floor_divide(Tensor input, Tensor other, *, Tensor out=None)",
+        "floor_divide(Tensor input, Scalar other)")
 def floor_divide(input, other):
     """Elementwise division rounded down (see torch.floor_divide)."""
     refuse_bool(input, other, "div_floor_cpu")
@@ -646,6 +665,9 @@ def floor_divide(input, other):
     return FloorDivide.apply(input, other)
 
 
+@parses("remainder(Tensor input, Tensor other, *, Tensor out=None)",
+        "remainder(Scalar self, Tensor other)",
+        "remainder(Tensor input, Scalar other, *, Tensor out=None)")
 def remainder(input, other):
     """Python's %: the result has the sign of other (see torch.remainder)."""
     refuse_bool(input, other, "remainder_cpu")
@@ -656,6 +678,8 @@ def remainder(input, other):
     return RemainderScalar.apply(promoted_with(input, other), y=other)
 
 
+@parses("fmod(Tensor input, Tensor other, *, Tensor out=None)",
+        "fmod(Tensor input, Scalar other, *, Tensor out=None)")
 def fmod(input, other):
     """C's fmod: the result has the sign of input (see torch.fmod)."""
     refuse_bool(input, other, "fmod_cpu")
@@ -666,6 +690,9 @@ def fmod(input, other):
     return FmodScalar.apply(promoted_with(input, other), y=other)
 
 
+@parses("pow(Tensor input, Tensor exponent, *, Tensor out=None)",
+        "pow(Scalar self, Tensor exponent, *, Tensor out=None)",
+        "pow(Tensor input, Scalar exponent, *, Tensor out=None)")
 def pow(input, exponent):
     """input ** exponent, for a tensor or number on either side (see torch.pow)."""
     if not is_tensor(input):
@@ -679,6 +706,7 @@ def pow(input, exponent):
     return Pow.apply(promoted_with(input, exponent), exponent=exponent)
 
 
+@parses("neg(Tensor input, *, Tensor out=None)")
 def neg(input):
     """-input (see torch.neg)."""
     return Neg.apply(_negatable(input))
@@ -693,9 +721,10 @@ def _negatable(input):
     return input
 
 
-negative = neg
+negative = alias(neg, "negative(Tensor input, *, Tensor out=None)")
 
 
+@parses("positive(Tensor input)")
 def positive(input):
     """input itself (see torch.positive)."""
     if input.dtype is bool_:
@@ -703,14 +732,17 @@ def positive(input):
     return input
 
 
+@parses("abs(Tensor input, *, Tensor out=None)")
 def abs(input):
     """Elementwise absolute value (see torch.abs)."""
     return Abs.apply(kind_checked(input, "abs_cpu", "iufc"))
 
 
-absolute = abs
+absolute = alias(abs, "absolute(Tensor input, *, Tensor out=None)")
 
 
+@parses("lerp(Tensor input, Tensor end, Tensor weight, *, Tensor out=None)",
+        "lerp(Tensor input, Tensor end, Scalar weight, *, Tensor out=None)")
 def lerp(input, end, weight):
     """input + weight * (end - input), with a number or tensor weight (see torch.lerp)."""
     if _lerp_checked(input, end, weight):
@@ -726,12 +758,6 @@ def _lerp_(self, end, weight):
 
 def _lerp_checked(input, end, weight):
     """PyTorch's checks for lerp; True for the tensor-weight overload."""
-    if not is_tensor(end) or not (is_tensor(weight) or isinstance(weight, (int, float))):
-        raise invalid_combination("lerp", (input, end, weight), (
-            "Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
-            "Tensor input, Tensor end, Number weight, *, Tensor out = None",
-        ))
-
     for label, operand in (("end", end), ("weight", weight)):
         # NOTE: PyTorch lets a 0-d weight tensor promote like a number: lerp(int, int, 0-d float) is float.
         if is_tensor(operand) and operand.dtype is not input.dtype and (label == "end" or operand.ndim):
@@ -746,14 +772,13 @@ def _lerp_checked(input, end, weight):
     return False
 
 
+@parses("hypot(Tensor input, Tensor other, *, Tensor out=None)")
 def hypot(input, other):
     """sqrt(input**2 + other**2), elementwise (see torch.hypot)."""
-    require_tensor("hypot", input, "input", 1)
-    return Hypot.apply(input, _hypot_other(input, other, "hypot", 2))
+    return Hypot.apply(input, _hypot_other(input, other))
 
 
-def _hypot_other(input, other, function, position):
-    require_tensor(function, other, "other", position)
+def _hypot_other(input, other):
     require_kind(result_type((input, other)), "hypot_cpu", "f")
     return other
 
@@ -800,27 +825,21 @@ class ArithmeticMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def add(self, other, *, alpha=1):
-        return add(self, other, alpha=alpha)
-    def sub(self, other, *, alpha=1):
-        return sub(self, other, alpha=alpha)
-    subtract = sub
-    def mul(self, other):
-        return mul(self, other)
-    multiply = mul
-    def div(self, other, *, rounding_mode=None):
-        return div(self, other, rounding_mode=rounding_mode)
-    divide = div
+    add = tensor_method(add)
+    sub = tensor_method(sub)
+    subtract = tensor_method(subtract)
+    mul = tensor_method(mul)
+    multiply = tensor_method(multiply)
+    div = tensor_method(div)
+    divide = tensor_method(divide)
+    @parses_method("true_divide(Tensor other)",
+                   "true_divide(Scalar other)")
     def true_divide(self, other):
         return div(self, other)
-    def floor_divide(self, other):
-        return floor_divide(self, other)
-    def remainder(self, other):
-        return remainder(self, other)
-    def fmod(self, other):
-        return fmod(self, other)
-    def pow(self, exponent):
-        return pow(self, exponent)
+    floor_divide = tensor_method(floor_divide)
+    remainder = tensor_method(remainder)
+    fmod = tensor_method(fmod)
+    pow = tensor_method(pow)
     def neg(self):
         return neg(self)
     negative = neg
@@ -831,29 +850,50 @@ class ArithmeticMethods:
     absolute = abs
     def reciprocal(self):
         return reciprocal(self)
-    def lerp(self, end, weight):
-        return lerp(self, end, weight)
-    def hypot(self, other):
-        return hypot(self, other)
+    lerp = tensor_method(lerp)
+    hypot = tensor_method(hypot)
+    @parses_method("add_(Tensor other, *, Scalar alpha=1)",
+                   "add_(Scalar alpha, Tensor other)|deprecated")
     def add_(self, other, *, alpha=1):
         return Add.apply_(self, operand_or_raise(other), alpha=alpha)
+    @parses_method("sub_(Tensor other, *, Scalar alpha=1)",
+                   "sub_(Scalar alpha, Tensor other)|deprecated")
     def sub_(self, other, *, alpha=1):
         return Sub.apply_(self, _sub_operand(self, operand_or_raise(other)), alpha=alpha)
-    subtract_ = sub_
+    subtract_ = alias(sub_, "subtract_(Tensor other, *, Scalar alpha=1)",
+                            "subtract_(Scalar other, Scalar alpha=1)")
+    @parses_method("mul_(Tensor other)")
     def mul_(self, other):
         return Mul.apply_(self, operand_or_raise(other))
-    multiply_ = mul_
+    multiply_ = alias(mul_, "multiply_(Tensor other)",
+                            "multiply_(Scalar other)")
+    @parses_method("div_(Tensor other)",
+                   "div_(Tensor other, *, str? rounding_mode)",
+                   "div_(Scalar other, *, str? rounding_mode)")
     def div_(self, other, *, rounding_mode=None):
         return _div_(self, other, rounding_mode)
-    divide_ = div_
+    divide_ = alias(div_, "divide_(Tensor other)",
+                          "divide_(Tensor other, *, str? rounding_mode)",
+                          "divide_(Scalar other)",
+                          "divide_(Scalar other, *, str? rounding_mode)")
+    @parses_method("true_divide_(Tensor other)",
+                   "true_divide_(Scalar other)")
     def true_divide_(self, other):
         return Div.apply_(self, operand_or_raise(other))
+    @parses_method("floor_divide_(Tensor other)",
+                   "floor_divide_(Scalar other)")
     def floor_divide_(self, other):
         return _remainder_(self, other, FloorDivide, None, "div_floor_cpu")
+    @parses_method("remainder_(Tensor other)",
+                   "remainder_(Scalar other)")
     def remainder_(self, other):
         return _remainder_(self, other, Remainder, RemainderScalar, "remainder_cpu")
+    @parses_method("fmod_(Tensor other)",
+                   "fmod_(Scalar other)")
     def fmod_(self, other):
         return _remainder_(self, other, Fmod, FmodScalar, "fmod_cpu")
+    @parses_method("pow_(Tensor exponent)",
+                   "pow_(Scalar exponent)")
     def pow_(self, exponent):
         return _pow_(self, exponent)
     def neg_(self):
@@ -865,11 +905,13 @@ class ArithmeticMethods:
     absolute_ = abs_
     def reciprocal_(self):
         return Reciprocal.apply_(self)
+    @parses_method("lerp_(Tensor end, Tensor weight)",
+                   "lerp_(Tensor end, Scalar weight)")
     def lerp_(self, end, weight):
         return _lerp_(self, end, weight)
+    @parses_method("hypot_(Tensor other)")
     def hypot_(self, other):
-        return Hypot.apply_(self, _hypot_other(self, other, "hypot_", 1))
+        return Hypot.apply_(self, _hypot_other(self, other))
     def zero_(self):
         return Zero.apply_(self)
-    def fill_(self, value):
-        return fill_(self, operand_or_raise(value))
+    fill_ = tensor_method(fill_, "fill_(Tensor value)", "fill_(Scalar value)")

@@ -3,8 +3,8 @@ scaled matmul, additive mask, a softmax that leaves fully masked rows at zero, d
 
 import math
 
+from ndgrad._argument_parser import parses
 from ndgrad._dtype import bool_
-from ndgrad.ops._checks import is_tensor
 from ndgrad.ops.dropout import dropout
 from ndgrad.ops.softmaxes import safe_softmax
 
@@ -13,13 +13,6 @@ FUNCTIONAL = ["scaled_dot_product_attention"]
 
 
 def _check(query, key, value, attn_mask, dropout_p, is_causal):
-    for argument, position, tensor in (("query", 1, query), ("key", 2, key), ("value", 3, value)):
-        if not is_tensor(tensor):
-            raise TypeError(f"scaled_dot_product_attention(): argument '{argument}' (position {position}) must be "
-                            f"Tensor, not {type(tensor).__name__}")
-    if attn_mask is not None and not is_tensor(attn_mask):
-        raise TypeError(f"scaled_dot_product_attention(): argument 'attn_mask' must be Tensor, not "
-                        f"{type(attn_mask).__name__}")
     if not query.dtype == key.dtype == value.dtype:
         raise RuntimeError(f"Expected query, key, and value to have the same dtype, but got query.dtype: "
                            f"{query.dtype.cpp_name} key.dtype: {key.dtype.cpp_name} and value.dtype: "
@@ -56,6 +49,8 @@ def _additive(mask, dtype):
     return zeros(mask.shape, dtype=dtype, device=mask.device).masked_fill_(mask.logical_not(), -math.inf)
 
 
+@parses("scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
+        "float dropout_p=0.0, bool is_causal=False, *, float? scale=None, bool enable_gqa=False)")
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
                                  enable_gqa=False):
     """softmax(query @ key^T * scale + mask) @ value over the last two dims, batch dims broadcast (see

@@ -5,11 +5,11 @@ The ones PyTorch records as one node are primitives; the rest are composites of 
 """
 
 import math
-import warnings
 
 import numpy as np
 
 from ndgrad._dtype import can_cast, promote_types
+from ndgrad._warnings import warn
 from ndgrad.ops._checks import check_castable, no_complex, no_complex_kernel
 from ndgrad.ops._loss_base import (
     Pointwise,
@@ -331,11 +331,10 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if size_average is not None or reduce is not None:
         reduction = reduction_argument(size_average, reduce, reduction)
     elif reduction == "mean":
-        warnings.warn(
+        warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support size.'batchmean' "
             "divides only by the batch size, and aligns with the KL div math definition.'mean' will be changed to "
             "behave the same as 'batchmean' in the next major release.",
-            stacklevel=2,
         )
     if reduction not in ("mean", "sum", "none", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")

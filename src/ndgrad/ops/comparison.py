@@ -1,7 +1,9 @@
 """Comparisons, logical and bitwise ops (results never require grad), and the selections made by comparing:
 where, maximum/minimum and fmax/fmin, whose gradients follow PyTorch's conventions at ties and NaNs."""
 
+from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, get_default_dtype, result_type, uint8
+from ndgrad._warnings import warn
 from ndgrad.ops._checks import (
     as_tensor,
     check_castable,
@@ -9,7 +11,6 @@ from ndgrad.ops._checks import (
     is_tensor,
     no_complex,
     no_complex_kernel,
-    require_tensor,
     zeros_like_grad,
 )
 from ndgrad.ops._op import BINARY, TERNARY, Op, operand, operand_or_raise
@@ -291,79 +292,105 @@ class Fmin(Fmax):
 
 
 # ---- the functions users call --------------------------------------------------------------------------------------
+@parses("eq(Tensor input, Tensor other, *, Tensor out=None)",
+        "eq(Tensor input, Scalar other, *, Tensor out=None)")
 def eq(input, other):
     """Elementwise ==, a bool tensor (see torch.eq)."""
     return Eq.apply(input, other)
 
 
+@parses("ne(Tensor input, Tensor other, *, Tensor out=None)",
+        "ne(Tensor input, Scalar other, *, Tensor out=None)")
 def ne(input, other):
     """Elementwise != (see torch.ne)."""
     return Ne.apply(input, other)
 
 
+@parses("lt(Tensor input, Tensor other, *, Tensor out=None)",
+        "lt(Tensor input, Scalar other, *, Tensor out=None)")
 def lt(input, other):
     """Elementwise < (see torch.lt)."""
     no_complex_kernel("lt_cpu", input, other)  # complex numbers have no order
     return Lt.apply(input, other)
 
 
+@parses("le(Tensor input, Tensor other, *, Tensor out=None)",
+        "le(Tensor input, Scalar other, *, Tensor out=None)")
 def le(input, other):
     """Elementwise <= (see torch.le)."""
     no_complex_kernel("le_cpu", input, other)
     return Le.apply(input, other)
 
 
+@parses("gt(Tensor input, Tensor other, *, Tensor out=None)",
+        "gt(Tensor input, Scalar other, *, Tensor out=None)")
 def gt(input, other):
     """Elementwise > (see torch.gt)."""
     no_complex_kernel("gt_cpu", input, other)
     return Gt.apply(input, other)
 
 
+@parses("ge(Tensor input, Tensor other, *, Tensor out=None)",
+        "ge(Tensor input, Scalar other, *, Tensor out=None)")
 def ge(input, other):
     """Elementwise >= (see torch.ge)."""
     no_complex_kernel("ge_cpu", input, other)
     return Ge.apply(input, other)
 
 
-greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+greater = alias(gt, "greater(Tensor input, Tensor other, *, Tensor out=None)",
+                    "greater(Tensor input, Scalar other, *, Tensor out=None)")
+greater_equal = alias(ge, "greater_equal(Tensor input, Tensor other, *, Tensor out=None)",
+                          "greater_equal(Tensor input, Scalar other, *, Tensor out=None)")
+less = alias(lt, "less(Tensor input, Tensor other, *, Tensor out=None)",
+                 "less(Tensor input, Scalar other, *, Tensor out=None)")
+less_equal = alias(le, "less_equal(Tensor input, Tensor other, *, Tensor out=None)",
+                       "less_equal(Tensor input, Scalar other, *, Tensor out=None)")
+not_equal = alias(ne, "not_equal(Tensor input, Tensor other, *, Tensor out=None)",
+                      "not_equal(Tensor input, Scalar other, *, Tensor out=None)")
 
 
+@parses("isnan(Tensor input)")
 def isnan(input):
     """True where input is NaN (see torch.isnan)."""
     return IsNan.apply(input)
 
 
+@parses("isinf(Tensor input)")
 def isinf(input):
     """True where input is +inf or -inf (see torch.isinf)."""
     return IsInf.apply(input)
 
 
+@parses("isposinf(Tensor input, *, Tensor out=None)")
 def isposinf(input):
     """True where input is +inf (see torch.isposinf)."""
     no_complex(input, "isposinf does not support complex inputs.", RuntimeError)
     return IsPosInf.apply(input)
 
 
+@parses("isneginf(Tensor input, *, Tensor out=None)")
 def isneginf(input):
     """True where input is -inf (see torch.isneginf)."""
     no_complex(input, "isneginf does not support complex inputs.", RuntimeError)
     return IsNegInf.apply(input)
 
 
+@parses("isfinite(Tensor input)")
 def isfinite(input):
     """True where input is neither infinite nor NaN (see torch.isfinite)."""
     return IsFinite.apply(input)
 
 
+@parses("isreal(Tensor input)")
 def isreal(input):
     """True where input has no imaginary part (see torch.isreal)."""
     return IsReal.apply(input)
 
 
+@parses("isclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)")
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Elementwise closeness within atol + rtol * |other| (see torch.isclose)."""
-    require_tensor("isclose", input, "input", 1)
-    require_tensor("isclose", other, "other", 2)
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{input.dtype.title} did not match {other.dtype.title}")
     for label, value in (("rtol", rtol), ("atol", atol)):
@@ -372,36 +399,37 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return IsClose.apply(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
+@parses("allclose(Tensor input, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False)")
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """Whether every element is close, a Python bool (see torch.allclose)."""
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
+@parses("equal(Tensor input, Tensor other)")
 def equal(input, other):
     """Whether both have the same shape and elements, a Python bool (see torch.equal)."""
-    require_tensor("equal", input, "input", 1)
-    require_tensor("equal", other, "other", 2)
     return input.shape == other.shape and bool(eq(input, other)._data.all())
 
 
+@parses("logical_and(Tensor input, Tensor other, *, Tensor out=None)")
 def logical_and(input, other):
     """Elementwise logical and, a bool tensor (see torch.logical_and)."""
-    require_tensor("logical_and", other, "other", 2)
     return LogicalAnd.apply(input, other)
 
 
+@parses("logical_or(Tensor input, Tensor other, *, Tensor out=None)")
 def logical_or(input, other):
     """Elementwise logical or (see torch.logical_or)."""
-    require_tensor("logical_or", other, "other", 2)
     return LogicalOr.apply(input, other)
 
 
+@parses("logical_xor(Tensor input, Tensor other, *, Tensor out=None)")
 def logical_xor(input, other):
     """Elementwise logical exclusive or (see torch.logical_xor)."""
-    require_tensor("logical_xor", other, "other", 2)
     return LogicalXor.apply(input, other)
 
 
+@parses("logical_not(Tensor input, *, Tensor out=None)")
 def logical_not(input):
     """Elementwise logical not (see torch.logical_not)."""
     return LogicalNot.apply(input)
@@ -414,42 +442,63 @@ def _integral(kernel, *operands):
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dtype.title}'")
 
 
+@parses("bitwise_and(Tensor input, Tensor other, *, Tensor out=None)",
+        "bitwise_and(Scalar self, Tensor other)",
+        "bitwise_and(Tensor input, Scalar other, *, Tensor out=None)")
 def bitwise_and(input, other):
     """Elementwise bitwise and of integer or bool tensors (see torch.bitwise_and)."""
     _integral("bitwise_and", input, other)
     return BitwiseAnd.apply(first_as_tensor(input, other), other)
 
 
+@parses("bitwise_or(Tensor input, Tensor other, *, Tensor out=None)",
+        "bitwise_or(Scalar self, Tensor other)",
+        "bitwise_or(Tensor input, Scalar other, *, Tensor out=None)")
 def bitwise_or(input, other):
     """Elementwise bitwise or (see torch.bitwise_or)."""
     _integral("bitwise_or", input, other)
     return BitwiseOr.apply(first_as_tensor(input, other), other)
 
 
+@parses("bitwise_xor(Tensor input, Tensor other, *, Tensor out=None)",
+        "bitwise_xor(Scalar self, Tensor other)",
+        "bitwise_xor(Tensor input, Scalar other, *, Tensor out=None)")
 def bitwise_xor(input, other):
     """Elementwise bitwise exclusive or (see torch.bitwise_xor)."""
     _integral("bitwise_xor", input, other)
     return BitwiseXor.apply(first_as_tensor(input, other), other)
 
 
+@parses("bitwise_not(Tensor input, *, Tensor out=None)")
 def bitwise_not(input):
     """Elementwise bitwise not; logical not for bool (see torch.bitwise_not)."""
     _integral("bitwise_not", input)
     return BitwiseNot.apply(input)
 
 
+@parses("bitwise_left_shift(Tensor input, Tensor other, *, Tensor out=None)",
+        "bitwise_left_shift(Scalar self, Tensor other)",
+        "bitwise_left_shift(Tensor input, Scalar other, *, Tensor out=None)")
 def bitwise_left_shift(input, other):
     """input shifted left by other bits (see torch.bitwise_left_shift)."""
     _integral("lshift", input, other)
     return BitwiseLeftShift.apply(first_as_tensor(input, other), other)
 
 
+@parses("bitwise_right_shift(Tensor input, Tensor other, *, Tensor out=None)",
+        "bitwise_right_shift(Scalar self, Tensor other)",
+        "bitwise_right_shift(Tensor input, Scalar other, *, Tensor out=None)")
 def bitwise_right_shift(input, other):
     """input shifted right by other bits, keeping the sign (see torch.bitwise_right_shift)."""
     _integral("rshift", input, other)
     return BitwiseRightShift.apply(first_as_tensor(input, other), other)
 
 
+@parses("where(Tensor condition)",
+        "where(Tensor condition, Tensor input, Tensor other, *, Tensor out=None)",
+        "where(Tensor condition, Scalar self, Tensor other)",
+        "where(Tensor condition, Tensor input, Scalar other)",
+        "where(Tensor condition, Scalar self, Scalar other)")
 def where(condition, input=None, other=None):
     """Elements of input where condition holds, else of other; with the condition alone, nonzero(as_tuple=True)
     (see torch.where)."""
@@ -457,13 +506,11 @@ def where(condition, input=None, other=None):
         from ndgrad.ops.sorting import nonzero
 
         return nonzero(condition, as_tuple=True)
-    require_tensor("where", condition, "condition", 1)
     if condition.dtype is uint8:
-        import warnings
 
-        warnings.warn(
+        warn(
             "where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
-            "version of PyTorch. Use a boolean condition instead.", UserWarning, stacklevel=2,
+            "version of PyTorch. Use a boolean condition instead.", UserWarning,
         )
         condition = condition != 0
     elif condition.dtype is not bool_:
@@ -476,28 +523,30 @@ def where(condition, input=None, other=None):
 
 
 def _selection(function, cls, input, other):
-    require_tensor(function, input, "input", 1)
-    require_tensor(function, other, "other", 2)
     for tensor in (input, other):
         no_complex(tensor, f"{function} not implemented for complex tensors.", RuntimeError)
     return cls.apply(input, other)
 
 
+@parses("maximum(Tensor input, Tensor other, *, Tensor out=None)")
 def maximum(input, other):
     """Elementwise maximum; NaN propagates (see torch.maximum)."""
     return _selection("maximum", Maximum, input, other)
 
 
+@parses("minimum(Tensor input, Tensor other, *, Tensor out=None)")
 def minimum(input, other):
     """Elementwise minimum; NaN propagates (see torch.minimum)."""
     return _selection("minimum", Minimum, input, other)
 
 
+@parses("fmax(Tensor input, Tensor other, *, Tensor out=None)")
 def fmax(input, other):
     """Elementwise maximum that ignores a NaN (see torch.fmax)."""
     return _selection("fmax", Fmax, input, other)
 
 
+@parses("fmin(Tensor input, Tensor other, *, Tensor out=None)")
 def fmin(input, other):
     """Elementwise minimum that ignores a NaN (see torch.fmin)."""
     return _selection("fmin", Fmin, input, other)
@@ -510,7 +559,6 @@ def _operator(function, other):
 
 
 def _logical_(cls, function, self, other):
-    require_tensor(function + "_", other, "other", 1)
     return cls.apply_(self, other)
 
 
@@ -526,36 +574,55 @@ class ComparisonMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def eq(self, other):
-        return eq(self, other)
-    def ne(self, other):
-        return ne(self, other)
-    def lt(self, other):
-        return lt(self, other)
-    def le(self, other):
-        return le(self, other)
-    def gt(self, other):
-        return gt(self, other)
-    def ge(self, other):
-        return ge(self, other)
-    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+    eq = tensor_method(eq)
+    ne = tensor_method(ne)
+    lt = tensor_method(lt)
+    le = tensor_method(le)
+    gt = tensor_method(gt)
+    ge = tensor_method(ge)
+    greater = tensor_method(greater)
+    greater_equal = tensor_method(greater_equal)
+    less = tensor_method(less)
+    less_equal = tensor_method(less_equal)
+    not_equal = tensor_method(not_equal)
+    @parses_method("eq_(Tensor other)",
+                   "eq_(Scalar other)")
     def eq_(self, other):
         return _relation_(Eq, EqTensor, self, other)
+    @parses_method("ne_(Tensor other)",
+                   "ne_(Scalar other)")
     def ne_(self, other):
         return _relation_(Ne, NeTensor, self, other)
+    @parses_method("lt_(Tensor other)",
+                   "lt_(Scalar other)")
     def lt_(self, other):
         no_complex_kernel("lt_cpu", self, other)
         return _relation_(Lt, LtTensor, self, other)
+    @parses_method("le_(Tensor other)",
+                   "le_(Scalar other)")
     def le_(self, other):
         no_complex_kernel("le_cpu", self, other)
         return _relation_(Le, LeTensor, self, other)
+    @parses_method("gt_(Tensor other)",
+                   "gt_(Scalar other)")
     def gt_(self, other):
         no_complex_kernel("gt_cpu", self, other)
         return _relation_(Gt, GtTensor, self, other)
+    @parses_method("ge_(Tensor other)",
+                   "ge_(Scalar other)")
     def ge_(self, other):
         no_complex_kernel("ge_cpu", self, other)
         return _relation_(Ge, GeTensor, self, other)
-    greater_, greater_equal_, less_, less_equal_, not_equal_ = gt_, ge_, lt_, le_, ne_
+    greater_ = alias(gt_, "greater_(Tensor other)",
+                          "greater_(Scalar other)")
+    greater_equal_ = alias(ge_, "greater_equal_(Tensor other)",
+                                "greater_equal_(Scalar other)")
+    less_ = alias(lt_, "less_(Tensor other)",
+                       "less_(Scalar other)")
+    less_equal_ = alias(le_, "less_equal_(Tensor other)",
+                             "less_equal_(Scalar other)")
+    not_equal_ = alias(ne_, "not_equal_(Tensor other)",
+                            "not_equal_(Scalar other)")
     def isnan(self):
         return isnan(self)
     def isinf(self):
@@ -568,50 +635,52 @@ class ComparisonMethods:
         return isfinite(self)
     def isreal(self):
         return isreal(self)
-    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return isclose(self, other, rtol, atol, equal_nan)
-    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return allclose(self, other, rtol, atol, equal_nan)
-    def equal(self, other):
-        return equal(self, other)
-    def logical_and(self, other):
-        return logical_and(self, other)
-    def logical_or(self, other):
-        return logical_or(self, other)
-    def logical_xor(self, other):
-        return logical_xor(self, other)
+    isclose = tensor_method(isclose)
+    allclose = tensor_method(allclose)
+    equal = tensor_method(equal)
+    logical_and = tensor_method(logical_and)
+    logical_or = tensor_method(logical_or)
+    logical_xor = tensor_method(logical_xor)
     def logical_not(self):
         return logical_not(self)
+    @parses_method("logical_and_(Tensor other)")
     def logical_and_(self, other):
         return _logical_(LogicalAnd, "logical_and", self, other)
+    @parses_method("logical_or_(Tensor other)")
     def logical_or_(self, other):
         return _logical_(LogicalOr, "logical_or", self, other)
+    @parses_method("logical_xor_(Tensor other)")
     def logical_xor_(self, other):
         return _logical_(LogicalXor, "logical_xor", self, other)
     def logical_not_(self):
         return LogicalNot.apply_(self)
-    def bitwise_and(self, other):
-        return bitwise_and(self, other)
-    def bitwise_or(self, other):
-        return bitwise_or(self, other)
-    def bitwise_xor(self, other):
-        return bitwise_xor(self, other)
+    bitwise_and = tensor_method(bitwise_and)
+    bitwise_or = tensor_method(bitwise_or)
+    bitwise_xor = tensor_method(bitwise_xor)
     def bitwise_not(self):
         return bitwise_not(self)
-    def bitwise_left_shift(self, other):
-        return bitwise_left_shift(self, other)
-    def bitwise_right_shift(self, other):
-        return bitwise_right_shift(self, other)
+    bitwise_left_shift = tensor_method(bitwise_left_shift)
+    bitwise_right_shift = tensor_method(bitwise_right_shift)
+    @parses_method("bitwise_and_(Tensor other)",
+                   "bitwise_and_(Scalar other)")
     def bitwise_and_(self, other):
         return _bitwise_(BitwiseAnd, "bitwise_and", self, other)
+    @parses_method("bitwise_or_(Tensor other)",
+                   "bitwise_or_(Scalar other)")
     def bitwise_or_(self, other):
         return _bitwise_(BitwiseOr, "bitwise_or", self, other)
+    @parses_method("bitwise_xor_(Tensor other)",
+                   "bitwise_xor_(Scalar other)")
     def bitwise_xor_(self, other):
         return _bitwise_(BitwiseXor, "bitwise_xor", self, other)
     def bitwise_not_(self):
         return _bitwise_(BitwiseNot, "bitwise_not", self)
+    @parses_method("bitwise_left_shift_(Tensor other)",
+                   "bitwise_left_shift_(Scalar other)")
     def bitwise_left_shift_(self, other):
         return _bitwise_(BitwiseLeftShift, "lshift", self, other)
+    @parses_method("bitwise_right_shift_(Tensor other)",
+                   "bitwise_right_shift_(Scalar other)")
     def bitwise_right_shift_(self, other):
         return _bitwise_(BitwiseRightShift, "rshift", self, other)
     def __and__(self, other):
@@ -645,14 +714,12 @@ class ComparisonMethods:
         return self.bitwise_left_shift_(other)
     def __irshift__(self, other):
         return self.bitwise_right_shift_(other)
+    @parses_method("where(Tensor condition, Tensor other)",
+                   "where(Tensor condition, Scalar other)")
     def where(self, condition, other):
         return where(condition, self, other)
-    def maximum(self, other):
-        return maximum(self, other)
-    def minimum(self, other):
-        return minimum(self, other)
-    def fmax(self, other):
-        return fmax(self, other)
-    def fmin(self, other):
-        return fmin(self, other)
+    maximum = tensor_method(maximum)
+    minimum = tensor_method(minimum)
+    fmax = tensor_method(fmax)
+    fmin = tensor_method(fmin)
 

@@ -7,8 +7,9 @@ input of a complex op gets the real part of its gradient (the engine takes it). 
 ``z_t * f'(z)``; that of a real function of a complex input is ``real(conj(vjp at grad 1) * z_t)``.
 """
 
+from ndgrad._argument_parser import parses
 from ndgrad._dtype import complex64, complex128, result_type
-from ndgrad.ops._checks import require_tensor, zeros_like_grad
+from ndgrad.ops._checks import zeros_like_grad
 from ndgrad.ops._op import BINARY, UNARY, FloatUnary, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.shape import Select
@@ -180,6 +181,7 @@ def conjugate(value):
 
 
 # ---- the functions users call ------------------------------------------------------------------------------------
+@parses("conj(Tensor input)")
 def conj(input):
     """The complex conjugate; real tensors are returned as they are (see torch.conj)."""
     if input._data.dtype.kind != "c":
@@ -189,15 +191,18 @@ def conj(input):
     return result
 
 
+@parses("conj_physical(Tensor input, *, Tensor out=None)")
 def conj_physical(input):
     """The complex conjugate in new memory (see torch.conj_physical)."""
     return ConjPhysical.apply(input) if input._data.dtype.kind == "c" else input
 
 
+@parses("conj_physical_(Tensor input)")
 def conj_physical_(input):
     return ConjPhysical.apply_(input) if input._data.dtype.kind == "c" else input
 
 
+@parses("resolve_conj(Tensor input)")
 def resolve_conj(input):
     """A tensor without the conjugate bit: a copy if it had one, else input itself (see torch.resolve_conj)."""
     from ndgrad.ops.shape import clone
@@ -205,25 +210,30 @@ def resolve_conj(input):
     return clone(input) if is_conj(input) else input
 
 
+@parses("resolve_neg(Tensor input)")
 def resolve_neg(input):
     """ndgrad has no negative bit: input itself (see torch.resolve_neg)."""
     return input
 
 
+@parses("is_conj(Tensor input)")
 def is_conj(input):
     """Whether the tensor came from conj() (or is a view of one) (see torch.is_conj)."""
     return getattr(input, "_conj_bit", False)
 
 
+@parses("is_neg(Tensor input)")
 def is_neg(input):
     return False
 
 
+@parses("is_complex(Tensor input)")
 def is_complex(input):
     """Whether the dtype is complex (see torch.is_complex)."""
     return input.dtype.is_complex
 
 
+@parses("real(Tensor input)")
 def real(input):
     """The real part, a view; a real tensor itself (see torch.real)."""
     if input._data.dtype.kind != "c":
@@ -231,6 +241,7 @@ def real(input):
     return Select.apply(ViewAsReal.apply(input), dim=input.ndim, index=0)
 
 
+@parses("imag(Tensor input)")
 def imag(input):
     """The imaginary part, a view (see torch.imag)."""
     if input._data.dtype.kind != "c":
@@ -238,6 +249,7 @@ def imag(input):
     return Select.apply(ViewAsReal.apply(input), dim=input.ndim, index=1)
 
 
+@parses("view_as_real(Tensor input)")
 def view_as_real(input):
     """A real view of a complex tensor with a last dim of size 2 (see torch.view_as_real)."""
     if not input.is_complex():
@@ -251,6 +263,7 @@ def view_as_real(input):
     return ViewAsReal.apply(input)
 
 
+@parses("view_as_complex(Tensor input)")
 def view_as_complex(input):
     """A complex view of a real tensor whose last dim holds (real, imaginary) pairs (see torch.view_as_complex)."""
     if input.dtype.name not in _COMPLEX_OF:
@@ -282,12 +295,14 @@ def _storage_offset(array):
     return (array.__array_interface__["data"][0] - owner.__array_interface__["data"][0]) // array.itemsize
 
 
+@parses("complex(Tensor real, Tensor imag, *, Tensor out=None)")
 def complex(real, imag):
     """real + i imag, from two float tensors of one dtype (see torch.complex)."""
     _check_parts("complex", real, imag, ("real", "imag"))
     return Complex.apply(real, imag)
 
 
+@parses("polar(Tensor abs, Tensor angle, *, Tensor out=None)")
 def polar(abs, angle):
     """abs * exp(i angle) (see torch.polar)."""
     _check_parts("polar", abs, angle, ("abs", "angle"))
@@ -295,8 +310,6 @@ def polar(abs, angle):
 
 
 def _check_parts(function, first, second, names):
-    require_tensor(function, first, names[0], 1)
-    require_tensor(function, second, names[1], 2)
     kinds = (first.dtype, second.dtype)
     if not all(d.is_floating_point for d in kinds):
         raise RuntimeError(
@@ -310,6 +323,7 @@ def _check_parts(function, first, second, names):
         raise RuntimeError(f"{function}: ndgrad has no complex32 (complex half) dtype")
 
 
+@parses("angle(Tensor input, *, Tensor out=None)")
 def angle(input):
     """The argument of each element, in (-pi, pi] (see torch.angle)."""
     return Angle.apply(input)

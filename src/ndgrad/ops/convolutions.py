@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from ndgrad._argument_parser import parses
 from ndgrad._dtype import legacy_type_name
 from ndgrad.ops._op import MATMUL, SHAPE, Op
 from ndgrad.ops.complex_numbers import view_as_real
@@ -348,6 +349,8 @@ def _conv_transpose(name, nd, input, weight, bias, stride, padding, output_paddi
     return result.squeeze(0) if unbatched else result
 
 
+@parses("convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, "
+        "SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups)")
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """The convolution every real conv function calls (see torch.convolution); it has no complex kernels."""
     nd = weight.ndim - 2
@@ -369,33 +372,51 @@ def _kernel_name(nd, transposed, dilation):
     return "compute_columns3d" if nd == 3 else "slow_conv2d_cpu"
 
 
+@parses("conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, "
+        "SymInt[1] dilation=1, SymInt groups=1)",
+        'conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, str padding="valid", '
+        "SymInt[1] dilation=1, SymInt groups=1)")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1-d convolution (cross-correlation) over (N, C, L) (see torch.nn.functional.conv1d)."""
     return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
 
 
+@parses("conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, "
+        "SymInt[2] dilation=1, SymInt groups=1)",
+        'conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, str padding="valid", '
+        "SymInt[2] dilation=1, SymInt groups=1)")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-d convolution over (N, C, H, W); padding may be 'same' or 'valid' (see torch.nn.functional.conv2d)."""
     return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
 
 
+@parses("conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, "
+        "SymInt[3] dilation=1, SymInt groups=1)",
+        'conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, str padding="valid", '
+        "SymInt[3] dilation=1, SymInt groups=1)")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """3-d convolution over (N, C, D, H, W) (see torch.nn.functional.conv3d)."""
     return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
 
 
+@parses("conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=1, SymInt[1] padding=0, "
+        "SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1)")
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The adjoint of conv1d ("deconvolution"); weight is (C_in, C_out / groups, K)."""
     return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
 
 
+@parses("conv_transpose2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, "
+        "SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1)")
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The adjoint of conv2d; weight is (C_in, C_out / groups, kH, kW)."""
     return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
 
 
+@parses("conv_transpose3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=1, SymInt[3] padding=0, "
+        "SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1)")
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The adjoint of conv3d; weight is (C_in, C_out / groups, kD, kH, kW)."""
     return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,

@@ -5,6 +5,8 @@ on the sign; repeated eigenvalues or singular values give infinite or NaN vector
 """
 
 from ndgrad import return_types
+from ndgrad._argument_parser import parses, tensor_method
+from ndgrad._warnings import warn
 from ndgrad.ops import _lapack as lapack
 from ndgrad.ops._linalg_base import check, check_matrix, check_square, eye_like, raise_for_info
 from ndgrad.ops._op import MATMUL, Op
@@ -375,6 +377,7 @@ def _not_positive_definite(code):
             f"of order {code} is not positive-definite).")
 
 
+@parses("linalg_cholesky_ex(Tensor input, *, bool upper=False, bool check_errors=False, Tensor[2] out=None)")
 def cholesky_ex(A, *, upper=False, check_errors=False):
     """(L, info) of each symmetric matrix; info > 0 marks one that is not positive-definite (see
     torch.linalg.cholesky_ex)."""
@@ -385,6 +388,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
     return result
 
 
+@parses("linalg_cholesky(Tensor input, *, bool upper=False, Tensor out=None)")
 def cholesky(A, *, upper=False):
     """The Cholesky factor of each symmetric positive-definite matrix (see torch.linalg.cholesky)."""
     L, info = cholesky_ex(A, upper=upper)
@@ -396,6 +400,7 @@ def _check_uplo(UPLO):
     check(UPLO.upper() in ("L", "U"), f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
 
 
+@parses('linalg_eigh(Tensor input, str UPLO="L", *, Tensor[2] out=None)')
 def eigh(A, UPLO="L"):
     """(eigenvalues, eigenvectors) of each symmetric matrix (see torch.linalg.eigh)."""
     check_square("linalg.eigh", A)
@@ -403,6 +408,7 @@ def eigh(A, UPLO="L"):
     return return_types.linalg_eigh(LinalgEigh.apply(A, UPLO=UPLO.upper()))
 
 
+@parses('linalg_eigvalsh(Tensor input, str UPLO="L", *, Tensor out=None)')
 def eigvalsh(A, UPLO="L"):
     """The eigenvalues, ascending, of each symmetric matrix (see torch.linalg.eigvalsh)."""
     check_square("linalg.eigh", A)  # PyTorch's message names eigh here too
@@ -417,6 +423,7 @@ def _linalg_qr(A, mode="reduced"):
     return LinalgQr.apply(A, mode=mode)
 
 
+@parses('linalg_qr(Tensor A, str mode="reduced", *, Tensor[2] out=None)')
 def linalg_qr(A, mode="reduced"):
     """(Q, R) of each matrix (see torch.linalg.qr)."""
     return return_types.linalg_qr(_linalg_qr(A, mode))
@@ -429,21 +436,23 @@ _QR_DEPRECATION = [  # a list, emptied once it is shown: PyTorch warns once per 
 ]
 
 
+@parses("qr(Tensor input, bool some=True, *, Tensor[2] out=None)")
 def qr(input, some=True):
     """(Q, R) of each matrix, reduced if ``some`` (see torch.qr, deprecated as there)."""
     if _QR_DEPRECATION:
-        import warnings
 
-        warnings.warn(_QR_DEPRECATION.pop(), UserWarning, stacklevel=2)
+        warn(_QR_DEPRECATION.pop(), UserWarning)
     return return_types.qr(_linalg_qr(input, "reduced" if some else "complete"))
 
 
+@parses("linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor[3] out=None)")
 def linalg_svd(A, full_matrices=True, *, driver=None):
     """(U, S, Vh) of each matrix (see torch.linalg.svd)."""
     check_matrix("linalg.svd", A)
     return return_types.linalg_svd(LinalgSvd.apply(A, full_matrices=full_matrices))
 
 
+@parses("svd(Tensor input, bool some=True, bool compute_uv=True, *, Tensor[3] out=None)")
 def svd(input, some=True, compute_uv=True):
     """(U, S, V) of each matrix, V = Vh^T; without ``compute_uv``, U and V are zeros (see torch.svd)."""
     if not compute_uv:
@@ -457,12 +466,14 @@ def svd(input, some=True, compute_uv=True):
     return return_types.svd((U, S, Vh.mT))
 
 
+@parses("linalg_svdvals(Tensor A, *, str? driver=None, Tensor out=None)")
 def svdvals(A, *, driver=None):
     """The singular values, descending, of each matrix (see torch.linalg.svdvals)."""
     check_matrix("linalg.svd", A)
     return LinalgSvd.apply(A, full_matrices=False)[1]
 
 
+@parses("linalg_householder_product(Tensor input, Tensor tau, *, Tensor out=None)")
 def householder_product(A, tau):
     """The product of the Householder reflectors that (A, tau) encode, its first n columns (see
     torch.linalg.householder_product)."""
@@ -478,9 +489,10 @@ def householder_product(A, tau):
     return LinalgHouseholderProduct.apply(A, tau)
 
 
-def orgqr(input, tau):
+@parses("orgqr(Tensor input, Tensor input2, *, Tensor out=None)")
+def orgqr(input, input2):
     """householder_product under LAPACK's name (see torch.orgqr)."""
-    return householder_product(input, tau)
+    return householder_product(input, input2)
 
 
 class DecompositionsMethods:
@@ -488,11 +500,8 @@ class DecompositionsMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def qr(self, some=True):
-        return qr(self, some)
+    qr = tensor_method(qr)
 
-    def svd(self, some=True, compute_uv=True):
-        return svd(self, some, compute_uv)
+    svd = tensor_method(svd)
 
-    def orgqr(self, input2):
-        return orgqr(self, input2)
+    orgqr = tensor_method(orgqr)

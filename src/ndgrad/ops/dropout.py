@@ -3,8 +3,8 @@ variants that keep a SELU network's mean and variance (alpha_dropout, feature_al
 random mask: the gradient is the mask, as in PyTorch (MulBackward0, AddBackward0)."""
 
 import math
-import warnings
 
+from ndgrad._warnings import warn
 from ndgrad.ops._checks import constant_like
 
 __all__ = []  # torch's top-level dropout functions take (input, p, train): only the torch.nn.functional forms here
@@ -55,12 +55,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def _channels_warning(name, input, spatial):
     if input.ndim not in (spatial + 1, spatial + 2):
-        warnings.warn(
+        warn(
             f"{name}: Received a {input.ndim}-D input to {name}, which is deprecated and will result in an error in a "
             f"future release. To retain the behavior and silence this warning, please use dropout instead. Note that "
             f"{name} exists to provide channel-wise dropout on inputs with {spatial} spatial dimensions, a channel "
             f"dimension, and an optional batch dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).",
-            stacklevel=3,
         )
 
 
@@ -89,12 +88,11 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     _check_probability(p)
     _channels_warning("dropout2d", input, 2)
     if input.ndim == 3:
-        warnings.warn(
+        warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout behavior is desired "
             "- input is interpreted as shape (N, C, L), where C is the channel dim. This behavior will change in a "
             "future release to interpret the input as one without a batch dimension, i.e. shape (C, H, W). To "
             "maintain the 1D channel-wise dropout behavior, please switch to using dropout1d instead.",
-            stacklevel=2,
         )
     return _dropout(input, p, training, inplace, feature=True)
 

@@ -3,6 +3,7 @@ complex even for real input, as in PyTorch; the gradient is PyTorch's, refusing 
 eigenvectors' phases (each eigenvector is only defined up to a factor e^{i phi})."""
 
 from ndgrad import return_types
+from ndgrad._argument_parser import parses
 from ndgrad._dtype import bool_
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.comparison import where
@@ -86,11 +87,13 @@ def _checked(function, A):
     return A
 
 
+@parses("linalg_eig(Tensor input, *, Tensor[2] out=None)")
 def eig(A):
     """Eigenvalues and eigenvectors of square matrices, complex (see torch.linalg.eig)."""
     return return_types.linalg_eig(LinalgEig.apply(_checked("eig", A)))
 
 
+@parses("linalg_eigvals(Tensor input, *, Tensor out=None)")
 def eigvals(A):
     """The eigenvalues of square matrices, complex (see torch.linalg.eigvals)."""
     return LinalgEig.apply(_checked("eigvals", A))[0]

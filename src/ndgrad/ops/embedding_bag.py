@@ -2,10 +2,10 @@
 torch records it. The functional turns input and offsets into index arrays (the row, bag and input position of
 every index that counts: padding_idx does not); the op reduces the gathered rows per bag."""
 
-import warnings
 
 from ndgrad._device import namespace_of
 from ndgrad._dtype import int32, int64
+from ndgrad._warnings import warn
 from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.gather_scatter import IndexAdd, IndexSelect
@@ -184,10 +184,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     """Sums, means or maxima of bags of embedding rows without building the per-index rows (see
     torch.nn.functional.embedding_bag)."""
     if weight.dtype is int64 and input.is_floating_point():
-        warnings.warn(
+        warn(
             "Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, input, ...)` is "
             "deprecated, and should now be `embedding_bag(input, weight, ...)`.",
-            stacklevel=2,
         )
         weight, input = input, weight
     if per_sample_weights is not None and input.shape != per_sample_weights.shape:

@@ -5,6 +5,7 @@ Index arrays are keyword parameters, never inputs: they have no gradient and mus
 
 import numpy as np
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op, _mixed_devices
@@ -391,6 +392,7 @@ def _check_along(input, dim, index, src=None, gather=False):
     _check_bounds(index._data, input.shape[dim] if input.ndim else 1, dim, RuntimeError, negative=False)
 
 
+@parses("gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor out=None)")
 def gather(input, dim, index, *, sparse_grad=False):
     """Values of input at ``index`` along ``dim`` (see torch.gather)."""
     _check_index_device(input, index)
@@ -414,6 +416,10 @@ def _scatter(input, dim, index, src, value, reduce, inplace):
     return _run(ScatterValue, inplace, input, dim=dim, index=index._data, value=getattr(value, "_data", value))
 
 
+@parses("scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out=None)",
+        "scatter(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor out=None)",
+        "scatter(Tensor input, int dim, Tensor index, Scalar value, *, Tensor out=None)",
+        "scatter(Tensor input, int dim, Tensor index, Scalar value, *, str reduce, Tensor out=None)")
 def scatter(input, dim, index, src=None, value=None, *, reduce=None):
     """A copy of input with src's elements (or ``value``) written at ``index`` along ``dim`` (see torch.scatter)."""
     return _scatter(input, dim, index, src, value, reduce, False)
@@ -426,6 +432,7 @@ def _scatter_add(input, dim, index, src, inplace):
     return _run(ScatterAdd, inplace, input, src, dim=dim, index=index._data)
 
 
+@parses("scatter_add(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out=None)")
 def scatter_add(input, dim, index, src):
     """A copy of input with src's elements added at ``index`` along ``dim`` (see torch.scatter_add)."""
     return _scatter_add(input, dim, index, src, False)
@@ -443,11 +450,14 @@ def _scatter_reduce(input, dim, index, src, reduce, include_self, inplace):
                 include_self=include_self)
 
 
+@parses("scatter_reduce(Tensor input, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, "
+        "Tensor out=None)")
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     """src reduced into input at ``index`` along ``dim`` (see torch.scatter_reduce)."""
     return _scatter_reduce(input, dim, index, src, reduce, include_self, False)
 
 
+@parses("index_select(Tensor input, int dim, Tensor index, *, Tensor out=None)")
 def index_select(input, dim, index):
     """The slices of input at ``index`` along ``dim`` (see torch.index_select)."""
     _check_index_device(input, index)
@@ -486,6 +496,7 @@ def _index_add(input, dim, index, source, alpha, inplace):
     return _run(IndexAdd, inplace, input, source, dim=dim, index=index._data, alpha=alpha)
 
 
+@parses("index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor out=None)")
 def index_add(input, dim, index, source, *, alpha=1):
     """A copy of input with ``alpha * source`` added at ``index`` along ``dim`` (see torch.index_add)."""
     return _index_add(input, dim, index, source, alpha, False)
@@ -507,6 +518,7 @@ def _index_copy(input, dim, index, source, inplace):
     return _run(IndexCopy, inplace, input, source, dim=dim, index=index._data)
 
 
+@parses("index_copy(Tensor input, int dim, Tensor index, Tensor source, *, Tensor out=None)")
 def index_copy(input, dim, index, source):
     """A copy of input with source's slices written at ``index`` along ``dim`` (see torch.index_copy)."""
     return _index_copy(input, dim, index, source, False)
@@ -528,11 +540,14 @@ def _index_fill(input, dim, index, value, inplace):
     return _run(IndexFill, inplace, input, dim=dim, index=index._data, value=value)
 
 
+@parses("index_fill(Tensor input, int dim, Tensor index, Tensor value)",
+        "index_fill(Tensor input, int dim, Tensor index, Scalar value)")
 def index_fill(input, dim, index, value):
     """A copy of input with ``value`` at ``index`` along ``dim`` (see torch.index_fill)."""
     return _index_fill(input, dim, index, value, False)
 
 
+@parses("take_along_dim(Tensor input, Tensor indices, int? dim=None, *, Tensor out=None)")
 def take_along_dim(input, indices, dim=None):
     """gather with indices broadcast against input; without ``dim``, over the flattened input
     (see torch.take_along_dim)."""
@@ -563,33 +578,52 @@ class GatherScatterMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
+    @parses_method("gather(int dim, Tensor index, *, bool sparse_grad=False)")
     def gather(self, dim, index, *, sparse_grad=False):
         return gather(self, dim, index)
+    @parses_method("scatter(int dim, Tensor index, Tensor src)",
+                   "scatter(int dim, Tensor index, Tensor src, *, str reduce)",
+                   "scatter(int dim, Tensor index, Scalar value)",
+                   "scatter(int dim, Tensor index, Scalar value, *, str reduce)")
     def scatter(self, dim, index, src=None, value=None, *, reduce=None):
         return _scatter(self, dim, index, src, value, reduce, False)
+    @parses_method("scatter_(int dim, Tensor index, Tensor src)",
+                   "scatter_(int dim, Tensor index, Tensor src, *, str reduce)",
+                   "scatter_(int dim, Tensor index, Scalar value)",
+                   "scatter_(int dim, Tensor index, Scalar value, *, str reduce)")
     def scatter_(self, dim, index, src=None, value=None, *, reduce=None):
         return _scatter(self, dim, index, src, value, reduce, True)
+    @parses_method("scatter_add(int dim, Tensor index, Tensor src)")
     def scatter_add(self, dim, index, src):
         return _scatter_add(self, dim, index, src, False)
+    @parses_method("scatter_add_(int dim, Tensor index, Tensor src)")
     def scatter_add_(self, dim, index, src):
         return _scatter_add(self, dim, index, src, True)
+    @parses_method("scatter_reduce(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)")
     def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
         return _scatter_reduce(self, dim, index, src, reduce, include_self, False)
+    @parses_method("scatter_reduce_(int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True)")
     def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
         return _scatter_reduce(self, dim, index, src, reduce, include_self, True)
-    def index_select(self, dim, index):
-        return index_select(self, dim, index)
+    index_select = tensor_method(index_select)
+    @parses_method("index_add(int dim, Tensor index, Tensor source, *, Scalar alpha=1)")
     def index_add(self, dim, index, source, *, alpha=1):
         return _index_add(self, dim, index, source, alpha, False)
+    @parses_method("index_add_(int dim, Tensor index, Tensor source, *, Scalar alpha=1)")
     def index_add_(self, dim, index, source, *, alpha=1):
         return _index_add(self, dim, index, source, alpha, True)
+    @parses_method("index_copy(int dim, Tensor index, Tensor source)")
     def index_copy(self, dim, index, source):
         return _index_copy(self, dim, index, source, False)
+    @parses_method("index_copy_(int dim, Tensor index, Tensor source)")
     def index_copy_(self, dim, index, source):
         return _index_copy(self, dim, index, source, True)
+    @parses_method("index_fill(int dim, Tensor index, Tensor value)",
+                   "index_fill(int dim, Tensor index, Scalar value)")
     def index_fill(self, dim, index, value):
         return _index_fill(self, dim, index, value, False)
+    @parses_method("index_fill_(int dim, Tensor index, Tensor value)",
+                   "index_fill_(int dim, Tensor index, Scalar value)")
     def index_fill_(self, dim, index, value):
         return _index_fill(self, dim, index, value, True)
-    def take_along_dim(self, indices, dim=None):
-        return take_along_dim(self, indices, dim)
+    take_along_dim = tensor_method(take_along_dim)

@@ -3,6 +3,7 @@ keyword parameters, never inputs: no gradient, no promotion. Re-exports ndgrad.o
 
 import numpy as np
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import namespace_of, to_device
 from ndgrad._dtype import bool_, uint8
 from ndgrad.ops._broadcast import broadcast_error
@@ -455,11 +456,13 @@ def _index_put(input, indices, values, accumulate, inplace):
     return _run(IndexPut, inplace, input, values, indices=tuple(arrays), accumulate=accumulate)
 
 
+@parses("index_put(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)")
 def index_put(input, indices, values, accumulate=False):
     """A copy of input with values written (or added) at the advanced index ``indices`` (see torch.index_put)."""
     return _index_put(input, indices, values, accumulate, False)
 
 
+@parses("index_put_(Tensor input, Tensor?[] indices, Tensor values, bool accumulate=False)")
 def index_put_(input, indices, values, accumulate=False):
     """index_put in place (see torch.index_put_)."""
     return _index_put(input, indices, values, accumulate, True)
@@ -490,6 +493,8 @@ def _masked_fill(input, mask, value, inplace):
     return _run(MaskedFill, inplace, input, mask=mask._data, value=value)
 
 
+@parses("masked_fill(Tensor input, Tensor mask, Tensor value)",
+        "masked_fill(Tensor input, Tensor mask, Scalar value)")
 def masked_fill(input, mask, value):
     """A copy of input with ``value`` where ``mask`` holds (see torch.masked_fill)."""
     return _masked_fill(input, mask, value, False)
@@ -509,12 +514,14 @@ def _masked_scatter(input, mask, source, inplace):
     return _run(MaskedScatter, inplace, input, source, mask=mask._data)
 
 
+@parses("masked_scatter(Tensor input, Tensor mask, Tensor source)")
 def masked_scatter(input, mask, source):
     """A copy of input with source's first elements written, in order, where ``mask`` holds
     (see torch.masked_scatter)."""
     return _masked_scatter(input, mask, source, False)
 
 
+@parses("masked_select(Tensor input, Tensor mask, *, Tensor out=None)")
 def masked_select(input, mask):
     """The elements of input where ``mask`` holds, as a 1-d tensor (see torch.masked_select)."""
     _check_mask(mask, "masked_select: expected BoolTensor for mask")
@@ -533,6 +540,7 @@ def _check_flat(input, index, name):
                          f"tensor of {size} elements.")
 
 
+@parses("take(Tensor input, Tensor index, *, Tensor out=None)")
 def take(input, index):
     """Elements of input at flat positions ``index`` (see torch.take)."""
     _check_flat(input, index, "take")
@@ -550,15 +558,17 @@ def _put(input, index, source, accumulate, inplace):
     return _run(Put, inplace, input, source, index=index._data, accumulate=accumulate)
 
 
+@parses("put(Tensor input, Tensor index, Tensor source, bool accumulate=False)")
 def put(input, index, source, accumulate=False):
     """A copy of input with source written (or added) at flat positions ``index`` (see torch.put)."""
     return _put(input, index, source, accumulate, False)
 
 
-def copy_(input, src, non_blocking=False):
-    """Write src's values, broadcast and cast, into input (see torch.Tensor.copy_)."""
+def copy_(input, other, non_blocking=False):
+    """Write other's values, broadcast and cast, into input (see torch.Tensor.copy_)."""
     from ndgrad._tensor import Tensor
 
+    src = other
     if not isinstance(src, Tensor):
         src = _value_tensor(src, input)
     error = broadcast_error(input.shape, src.shape)
@@ -579,25 +589,33 @@ class IndexingMethods:
 
     def __setitem__(self, index, value):
         setitem(self, index, value)
-    def copy_(self, src, non_blocking=False):
-        return copy_(self, src, non_blocking)
+    copy_ = tensor_method(copy_, "copy_(Tensor other, bool non_blocking=False)",
+                          "copy_(Tensor other, bool async=False)|deprecated")
+    @parses_method("index_put(Tensor?[] indices, Tensor values, bool accumulate=False)")
     def index_put(self, indices, values, accumulate=False):
         return _index_put(self, indices, values, accumulate, False)
+    @parses_method("index_put_(Tensor?[] indices, Tensor values, bool accumulate=False)")
     def index_put_(self, indices, values, accumulate=False):
         return _index_put(self, indices, values, accumulate, True)
+    @parses_method("masked_fill(Tensor mask, Tensor value)",
+                   "masked_fill(Tensor mask, Scalar value)")
     def masked_fill(self, mask, value):
         return _masked_fill(self, mask, value, False)
+    @parses_method("masked_fill_(Tensor mask, Tensor value)",
+                   "masked_fill_(Tensor mask, Scalar value)")
     def masked_fill_(self, mask, value):
         return _masked_fill(self, mask, value, True)
+    @parses_method("masked_scatter(Tensor mask, Tensor source)")
     def masked_scatter(self, mask, source):
         return _masked_scatter(self, mask, source, False)
+    @parses_method("masked_scatter_(Tensor mask, Tensor source)")
     def masked_scatter_(self, mask, source):
         return _masked_scatter(self, mask, source, True)
-    def masked_select(self, mask):
-        return masked_select(self, mask)
-    def take(self, index):
-        return take(self, index)
+    masked_select = tensor_method(masked_select)
+    take = tensor_method(take)
+    @parses_method("put(Tensor index, Tensor source, bool accumulate=False)")
     def put(self, index, source, accumulate=False):
         return _put(self, index, source, accumulate, False)
+    @parses_method("put_(Tensor index, Tensor source, bool accumulate=False)")
     def put_(self, index, source, accumulate=False):
         return _put(self, index, source, accumulate, True)

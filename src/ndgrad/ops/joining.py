@@ -1,9 +1,10 @@
 """Ops that copy: joining (cat, stack and their h/v/d forms), flips, rolls, rotations, repeats, diagonal
 matrices and triangles; and the broadcasting helpers that return several tensors (broadcast_tensors, meshgrid)."""
 
-import warnings
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import array_namespace
+from ndgrad._warnings import warn
 from ndgrad.ops import gather_scatter
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import JOINING, SHAPE, Op
@@ -254,19 +255,10 @@ class Triu(Op):
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------
-def _tensor_list(tensors, name, argument="tensors"):
-    """The tensors of a tuple or list argument, or PyTorch's TypeError for anything else."""
-    if not isinstance(tensors, (tuple, list)):
-        raise TypeError(
-            f"{name}(): argument '{argument}' (position 1) must be tuple of Tensors, not {type(tensors).__name__}"
-        )
-    return list(tensors)
-
-
-def cat(tensors, dim=0, *, axis=None):
-    """Join tensors along an existing dim; ``axis`` is NumPy's name for it (see torch.cat)."""
-    dim = dim if axis is None else axis
-    tensors = _tensor_list(tensors, "cat")
+@parses("cat(Tensor[] tensors, int dim=0, *, Tensor out=None)")
+def cat(tensors, dim=0):
+    """Join tensors along an existing dim (see torch.cat)."""
+    tensors = list(tensors)
     if not tensors:
         raise ValueError("ndgrad.cat(): expected a non-empty list of Tensors")
     for position, t in enumerate(tensors):
@@ -291,20 +283,22 @@ def cat(tensors, dim=0, *, axis=None):
     return Cat.apply(*tensors, dim=dim, sizes=sizes)
 
 
-def concat(tensors, dim=0, *, axis=None):
+@parses("concat(Tensor[] tensors, int dim=0, *, Tensor out=None)")
+def concat(tensors, dim=0):
     """Alias of cat (see torch.concat)."""
-    return cat(tensors, dim, axis=axis)
+    return cat(tensors, dim)
 
 
-def concatenate(tensors, axis=0, *, dim=None):
-    """Alias of cat with NumPy's keyword (see torch.concatenate)."""
-    return cat(tensors, axis, axis=dim)
+@parses("concatenate(Tensor[] tensors, int dim=0, *, Tensor out=None)")
+def concatenate(tensors, dim=0):
+    """Alias of cat, often called with NumPy's keyword ``axis`` (see torch.concatenate)."""
+    return cat(tensors, dim)
 
 
-def stack(tensors, dim=0, *, axis=None):
+@parses("stack(Tensor[] tensors, int dim=0, *, Tensor out=None)")
+def stack(tensors, dim=0):
     """Join tensors of one shape along a new dim (see torch.stack)."""
-    dim = dim if axis is None else axis
-    tensors = _tensor_list(tensors, "stack")
+    tensors = list(tensors)
     if not tensors:
         raise RuntimeError("stack expects a non-empty TensorList")
     first = tensors[0].shape
@@ -318,46 +312,51 @@ def stack(tensors, dim=0, *, axis=None):
 
 
 def _nonempty(tensors, name):
-    tensors = _tensor_list(tensors, name)
+    tensors = list(tensors)
     if not tensors:
         raise RuntimeError(f"{name} expects a non-empty TensorList")
     return tensors
 
 
+@parses("hstack(Tensor[] tensors, *, Tensor out=None)")
 def hstack(tensors):
     """Join along dim 1 (dim 0 for 1-d tensors) (see torch.hstack)."""
     tensors = atleast_1d(_nonempty(tensors, "hstack"))
     return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
 
 
+@parses("vstack(Tensor[] tensors, *, Tensor out=None)")
 def vstack(tensors):
     """Join along dim 0, after making each tensor at least 2-d (see torch.vstack)."""
     return cat(atleast_2d(_nonempty(tensors, "vstack")), 0)
 
 
+@parses("row_stack(Tensor[] tensors, *, Tensor out=None)")
 def row_stack(tensors):
     """Alias of vstack (see torch.row_stack)."""
     return cat(atleast_2d(_nonempty(tensors, "row_stack")), 0)
 
 
+@parses("dstack(Tensor[] tensors, *, Tensor out=None)")
 def dstack(tensors):
     """Join along dim 2, after making each tensor at least 3-d (see torch.dstack)."""
     return cat(atleast_3d(_nonempty(tensors, "dstack")), 2)
 
 
+@parses("column_stack(Tensor[] tensors, *, Tensor out=None)")
 def column_stack(tensors):
     """Join as columns: tensors of at most 1 dim become columns (see torch.column_stack)."""
     tensors = _nonempty(tensors, "column_stack")
     return hstack([reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t for t in tensors])
 
 
+@parses("flip(Tensor input, int[] dims)")
 def flip(input, dims):
     """Reverse the order along ``dims`` (see torch.flip)."""
-    if isinstance(dims, int):
-        raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not int")
     return Flip.apply(input, dims=normalize_dims(dims, input.ndim))
 
 
+@parses("fliplr(Tensor input)")
 def fliplr(input):
     """Reverse the order along dim 1 (see torch.fliplr)."""
     if input.ndim < 2:
@@ -365,6 +364,7 @@ def fliplr(input):
     return Flip.apply(input, dims=(1,))
 
 
+@parses("flipud(Tensor input)")
 def flipud(input):
     """Reverse the order along dim 0 (see torch.flipud)."""
     if input.ndim < 1:
@@ -372,6 +372,7 @@ def flipud(input):
     return Flip.apply(input, dims=(0,))
 
 
+@parses("roll(Tensor input, SymInt[1] shifts, int[1] dims=None)")
 def roll(input, shifts, dims=None):
     """Shift elements cyclically along ``dims``, or along the flattened tensor (see torch.roll)."""
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
@@ -385,6 +386,7 @@ def roll(input, shifts, dims=None):
     return Roll.apply(input, shifts=shifts, dims=tuple(wrap_dim(d, input.ndim) for d in dims))
 
 
+@parses("rot90(Tensor input, int k=1, int[] dims={0,1})")
 def rot90(input, k=1, dims=(0, 1)):
     """Rotate by ``k`` quarter turns from the first of ``dims`` towards the second (see torch.rot90)."""
     dims = tuple(dims)
@@ -413,12 +415,16 @@ def repeat(input, repeats):
     return Repeat.apply(input, repeats=repeats)
 
 
+@parses("tile(Tensor input, SymInt[] dims)")
 def tile(input, dims):
     """The tensor tiled ``dims`` times; missing leading counts are 1 (see torch.tile)."""
     dims = tuple(dims)
     return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
+@parses("repeat_interleave(Tensor input, Tensor repeats, int? dim=None, *, SymInt? output_size=None)",
+        "repeat_interleave(Tensor repeats, *, SymInt? output_size=None)",
+        "repeat_interleave(Tensor input, SymInt repeats, int? dim=None, *, SymInt? output_size=None)")
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     """Repeat each element ``repeats`` times along ``dim`` (see torch.repeat_interleave).
 
@@ -466,6 +472,7 @@ def _repeat_indices(repeats, output_size=None):
     return type(repeats)._wrap(xp.repeat(xp.arange(counts.shape[0]), counts).astype(repeats.dtype.numpy))
 
 
+@parses("diag(Tensor input, int diagonal=0, *, Tensor out=None)")
 def diag(input, diagonal=0):
     """A 1-d tensor on a diagonal of a square matrix, or a copy of a matrix's diagonal (see torch.diag)."""
     if input.ndim == 1:
@@ -475,6 +482,7 @@ def diag(input, diagonal=0):
     return Diag.apply(input, diagonal=diagonal)
 
 
+@parses("diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1)")
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     """Matrices (in dims dim1, dim2) with the last dim of ``input`` on a diagonal (see torch.diag_embed)."""
     first, second = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
@@ -483,11 +491,13 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     return DiagEmbed.apply(input, offset=offset, dim1=first, dim2=second)
 
 
+@parses("tril(Tensor input, SymInt diagonal=0, *, Tensor out=None)")
 def tril(input, diagonal=0):
     """The lower triangle of the last two dims (see torch.tril)."""
     return Tril.apply(_matrices(input, "tril"), diagonal=diagonal)
 
 
+@parses("triu(Tensor input, SymInt diagonal=0, *, Tensor out=None)")
 def triu(input, diagonal=0):
     """The upper triangle of the last two dims (see torch.triu)."""
     return Triu.apply(_matrices(input, "triu"), diagonal=diagonal)
@@ -527,8 +537,9 @@ def meshgrid(*tensors, indexing=None):
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")
     if indexing is None:
-        warnings.warn("ndgrad.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
-                      UserWarning, stacklevel=2)
+        warn("ndgrad.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning,
+        )
         indexing = "ij"
     if indexing not in ("ij", "xy"):
         raise RuntimeError(f'ndgrad.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
@@ -586,31 +597,23 @@ class JoiningMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def flip(self, *dims):
-        return flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
+    flip = tensor_method(flip)
     def fliplr(self):
         return fliplr(self)
     def flipud(self):
         return flipud(self)
-    def roll(self, shifts, dims=None):
-        return roll(self, shifts, dims)
-    def rot90(self, k=1, dims=(0, 1)):
-        return rot90(self, k, dims)
-    def repeat(self, *repeats):
-        return repeat(self, repeats[0] if len(repeats) == 1 and not isinstance(repeats[0], int) else repeats)
-    def tile(self, *dims):
-        return tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int) else dims)
-    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
-        return repeat_interleave(self, repeats, dim, output_size=output_size)
-    def diag(self, diagonal=0):
-        return diag(self, diagonal)
-    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
-        return diag_embed(self, offset, dim1, dim2)
-    def tril(self, diagonal=0):
-        return tril(self, diagonal)
-    def triu(self, diagonal=0):
-        return triu(self, diagonal)
+    roll = tensor_method(roll)
+    rot90 = tensor_method(rot90)
+    repeat = tensor_method(repeat, "repeat(SymInt[] repeats)")
+    tile = tensor_method(tile, "tile(SymInt[] dims)")
+    repeat_interleave = tensor_method(repeat_interleave)
+    diag = tensor_method(diag)
+    diag_embed = tensor_method(diag_embed)
+    tril = tensor_method(tril)
+    triu = tensor_method(triu)
+    @parses_method("tril_(SymInt diagonal=0)")
     def tril_(self, diagonal=0):
         return Tril.apply_(_matrices(self, "tril"), diagonal=diagonal)
+    @parses_method("triu_(SymInt diagonal=0)")
     def triu_(self, diagonal=0):
         return Triu.apply_(_matrices(self, "triu"), diagonal=diagonal)

@@ -2,6 +2,7 @@
 
 import math
 
+from ndgrad._argument_parser import parses
 from ndgrad._device import namespace_of
 from ndgrad._dtype import can_cast, int64, promote_types
 from ndgrad.autograd.grad_mode import no_grad
@@ -150,6 +151,7 @@ def _zeros(shape, like):
 
 
 # ---- functions ------------------------------------------------------------------------------------------------
+@parses("linear(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor out=None)")
 def linear(input, weight, bias=None):
     """input @ weight.T + bias (see torch.nn.functional.linear); 2-d inputs with a bias record AddmmBackward0."""
     if input.ndim == 0 or weight.ndim == 0:
@@ -209,6 +211,7 @@ def _check_expands(bias, target):
                                f"{list(target)}.  Tensor sizes: {list(shape)}")
 
 
+@parses("bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None)")
 def bilinear(input1, input2, weight, bias=None):
     """y[..., k] = x1 weight[k] x2 + bias[k] (see torch.nn.functional.bilinear)."""
     named = {"input1": input1, "input2": input2, "weight": weight, **({} if bias is None else {"bias": bias})}
@@ -288,6 +291,7 @@ def _renorm_rows(weight, indices, max_norm, norm_type):
         weight._write(data)
 
 
+@parses("one_hot(Tensor input, int num_classes=-1)")
 def one_hot(tensor, num_classes=-1):
     """int64 tensor with a trailing dim of num_classes, 1 at each value (see torch.nn.functional.one_hot)."""
     from ndgrad._creation import arange
@@ -307,6 +311,7 @@ def one_hot(tensor, num_classes=-1):
     return Tensor._wrap((values[..., None] == arange(num_classes, device=tensor.device)._data).astype(int64.numpy))
 
 
+@parses("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08)")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Cosine of the angle between x1 and x2 along ``dim`` (see torch.nn.functional.cosine_similarity)."""
     from ndgrad.ops.joining import broadcast_tensors
@@ -323,6 +328,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     return ((x1 / norms[0]) * (x2 / norms[1])).sum(dim)
 
 
+@parses("pairwise_distance(Tensor x1, Tensor x2, float p=2, float eps=1e-06, bool keepdim=False)")
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps over the last dim (see torch.nn.functional.pairwise_distance)."""
     difference = x1 - x2 + eps
@@ -330,6 +336,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     return Norm.apply(difference, dim=dims, keepdim=keepdim, ord=float(p), dtype=None)
 
 
+@parses("pdist(Tensor input, float p=2)")
 def pdist(input, p=2):
     """The p-norm distances between the rows of a 2-d input, each pair once (see torch.nn.functional.pdist)."""
     if input.ndim != 2:

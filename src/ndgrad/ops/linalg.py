@@ -1,5 +1,6 @@
 """Matrix products: dot, mv, mm, bmm as primitives, and matmul composed from them as PyTorch composes it."""
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.shape import Expand, SqueezeInplace, UnsafeView, reshape
@@ -112,6 +113,7 @@ def _check(condition, message):
         raise RuntimeError(message)
 
 
+@parses("dot(Tensor input, Tensor tensor, *, Tensor out=None)")
 def dot(input, other):
     _check(input.ndim == 1 and other.ndim == 1,
            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
@@ -122,6 +124,7 @@ def dot(input, other):
     return Dot.apply(input, other)
 
 
+@parses("mv(Tensor input, Tensor vec, *, Tensor out=None)")
 def mv(input, vec):
     _check(input.ndim == 2 and vec.ndim == 1,
            f"vector + matrix @ vector expected, got {1}, {input.ndim}, {vec.ndim}")
@@ -132,6 +135,8 @@ def mv(input, vec):
     return Mv.apply(input, vec)
 
 
+@parses("mm(Tensor input, Tensor mat2, *, Tensor out=None)",
+        "mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)")
 def mm(input, mat2):
     _check(input.ndim == 2, "self must be a matrix")
     _check(mat2.ndim == 2, "mat2 must be a matrix")
@@ -142,6 +147,8 @@ def mm(input, mat2):
     return Mm.apply(input, mat2)
 
 
+@parses("bmm(Tensor input, Tensor mat2, *, Tensor out=None)",
+        "bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)")
 def bmm(input, mat2):
     _check(input.ndim == 3, "batch1 must be a 3D tensor")
     _check(mat2.ndim == 3, "batch2 must be a 3D tensor")
@@ -166,6 +173,7 @@ def _check_same_dtype(name, a, b):
     raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {a.dtype.cpp_name} != {b.dtype.cpp_name}")
 
 
+@parses("matmul(Tensor input, Tensor other, *, Tensor out=None)")
 def matmul(input, other):
     """Matrix product with PyTorch's rules for 1-D, 2-D and batched (broadcast) operands (see torch.matmul)."""
     a, b = input.ndim, other.ndim
@@ -224,13 +232,12 @@ class LinalgMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def dot(self, other):
-        return dot(self, other)
-    def mv(self, vec):
-        return mv(self, vec)
+    dot = tensor_method(dot)
+    mv = tensor_method(mv)
+    @parses_method("mm(Tensor mat2)")
     def mm(self, mat2):
         return mm(self, mat2)
+    @parses_method("bmm(Tensor mat2)")
     def bmm(self, mat2):
         return bmm(self, mat2)
-    def matmul(self, other):
-        return matmul(self, other)
+    matmul = tensor_method(matmul)

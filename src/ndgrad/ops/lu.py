@@ -7,6 +7,7 @@ PyTorch's formulas, written with triangular solves so that they are differentiab
 import math
 
 from ndgrad import return_types
+from ndgrad._argument_parser import alias, parses
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.ops import _lapack as lapack
 from ndgrad.ops._linalg_base import check, check_same_dtype, check_square, eye_like, raise_for_info, trace
@@ -265,23 +266,30 @@ class LinalgLuSolve(Op):
 
 
 # ---- the functions users call ------------------------------------------------------------------------------------
+@parses("det(Tensor input)")
 def det(A):
     """The determinant of each square matrix (see torch.linalg.det)."""
     check_square("linalg.det", A)
     return LinalgDet.apply(A)
 
 
+linalg_det = alias(det, "linalg_det(Tensor A, *, Tensor out=None)")
+
+
+@parses("linalg_slogdet(Tensor A, *, Tensor[2] out=None)")
 def linalg_slogdet(A):
     """(sign, log |det|) of each square matrix (see torch.linalg.slogdet)."""
     check_square("linalg.slogdet", A)
     return return_types.linalg_slogdet(LinalgSlogdet.apply(A))
 
 
+@parses("slogdet(Tensor input, *, Tensor[2] out=None)")
 def slogdet(input):
     """(sign, log |det|) of each square matrix (see torch.slogdet)."""
     return return_types.slogdet(linalg_slogdet(input))
 
 
+@parses("logdet(Tensor input)")
 def logdet(input):
     """log det, NaN for a negative determinant (see torch.logdet)."""
     from ndgrad import where
@@ -302,6 +310,7 @@ def _zero_pivot(code):
             "to perform the factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
+@parses("linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor[3] out=None)")
 def lu_factor_ex(A, *, pivot=True, check_errors=False):
     """(LU, pivots, info) of each matrix (see torch.linalg.lu_factor_ex)."""
     _check_lu_input("ndgrad.lu_factor", A, pivot)
@@ -311,6 +320,7 @@ def lu_factor_ex(A, *, pivot=True, check_errors=False):
     return result
 
 
+@parses("linalg_lu_factor(Tensor A, *, bool pivot=True, Tensor[2] out=None)")
 def lu_factor(A, *, pivot=True):
     """(LU, pivots) of each matrix, refusing a zero pivot (see torch.linalg.lu_factor)."""
     _check_lu_input("ndgrad.lu_factor", A, pivot)
@@ -319,6 +329,7 @@ def lu_factor(A, *, pivot=True):
     return return_types.linalg_lu_factor((LU, pivots))
 
 
+@parses("linalg_lu(Tensor A, *, bool pivot=True, Tensor[3] out=None)")
 def lu(A, *, pivot=True):
     """(P, L, U) with A = P L U (see torch.linalg.lu)."""
     _check_lu_input("linalg.lu", A, pivot)
@@ -326,6 +337,7 @@ def lu(A, *, pivot=True):
     return return_types.linalg_lu((P.detach(), L, U))
 
 
+@parses("linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor out=None)")
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     """X with A X = B (A^T X = B if ``adjoint``; X A = B if not ``left``) from lu_factor's result (see
     torch.linalg.lu_solve)."""

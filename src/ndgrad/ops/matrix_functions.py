@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from ndgrad._argument_parser import alias, parses
 from ndgrad._dtype import int64
 from ndgrad.ops._linalg_base import check, check_matrix, check_square
 from ndgrad.ops._op import MATMUL, Op
@@ -59,12 +60,20 @@ def _exp_differential(A, E):
 
 
 # ---- the functions users call ------------------------------------------------------------------------------------
+@parses("matrix_exp(Tensor input)")
 def matrix_exp(A):
     """exp(A) of each square matrix (see torch.linalg.matrix_exp)."""
     check_square("linalg.matrix_exp", A)
     return LinalgMatrixExp.apply(A)
 
 
+linalg_matrix_exp = alias(matrix_exp, "linalg_matrix_exp(Tensor input)")
+
+
+@parses("linalg_matrix_norm(Tensor input, Scalar ord, int[] dim={-2,-1}, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor out=None)",
+        'linalg_matrix_norm(Tensor input, str ord="fro", int[] dim={-2,-1}, bool keepdim=False, *, '
+        "ScalarType? dtype=None, Tensor out=None)")
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """The 'fro', 'nuc', 1, -1, 2, -2, inf or -inf norm of each matrix (see torch.linalg.matrix_norm)."""
     check_matrix("linalg.matrix_norm", A)
@@ -92,6 +101,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
+@parses("linalg_norm(Tensor input, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor out=None)",
+        "linalg_norm(Tensor input, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
+        "Tensor out=None)")
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """A vector norm, or a matrix norm for a str ``ord`` or a 2-tuple ``dim`` (see torch.linalg.norm)."""
     if dim is not None and isinstance(dim, int):
@@ -104,6 +117,8 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
 _COND_ORDERS = (None, "fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
 
 
+@parses("linalg_cond(Tensor input, Scalar? p=None, *, Tensor out=None)",
+        "linalg_cond(Tensor input, str p, *, Tensor out=None)")
 def cond(A, p=None):
     """The condition number of each matrix in the ``p`` norm (see torch.linalg.cond)."""
     check(A.ndim >= 2, "linalg.cond: The input tensor must have at least 2 dimensions.")
@@ -137,6 +152,12 @@ def _empty_cond(A):
     return zeros(A.shape[:-2], dtype=A.dtype, device=A.device)
 
 
+@parses("linalg_matrix_rank(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, "
+        "Tensor out=None)",
+        "linalg_matrix_rank(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, "
+        "Tensor out=None)",
+        "linalg_matrix_rank(Tensor input, Tensor tol, bool hermitian=False, *, Tensor out=None)",
+        "linalg_matrix_rank(Tensor input, float tol, bool hermitian=False, *, Tensor out=None)")
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     """The number of singular values above max(atol, rtol * the largest) (see torch.linalg.matrix_rank); ``tol``
     is an absolute tolerance, as atol with rtol = 0."""
@@ -165,6 +186,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
         return (singular_values > tolerance).sum(-1)
 
 
+@parses("linalg_vander(Tensor x, *, SymInt? N=None)")
 def vander(x, *, N=None):
     """The Vandermonde matrix of x: its columns are x ** 0, x ** 1, ..., x ** (N - 1) (see torch.linalg.vander)."""
     from ndgrad import cat, ones_like
@@ -177,6 +199,7 @@ def vander(x, *, N=None):
     return cat([ones_like(x).unsqueeze(-1), powers], -1)
 
 
+@parses("linalg_diagonal(Tensor A, *, int offset=0, int dim1=-2, int dim2=-1)")
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     """The diagonal of each matrix, a view (see torch.linalg.diagonal)."""
     from ndgrad.ops.shape import diagonal

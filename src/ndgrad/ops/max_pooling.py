@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ndgrad._argument_parser import parses
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import REDUCTION, SHAPE, Op
 from ndgrad.ops._pool_windows import (
@@ -118,53 +119,86 @@ class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
     name = "adaptive_max_pool3d"
 
 
-def _max_pool(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+def _max_pool(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode):
+    """(values, indices) of an nd max pooling."""
     kernel, stride, padding, dilation, out = pool_arguments(
         op.name, input, nd, kernel_size, stride, padding, dilation, ceil_mode)
     no_complex_kernel(f"max_pool{nd}d", input)
-    result, indices = op.apply(input, kernel_size=kernel, stride=stride, padding=padding, dilation=dilation,
-                               out_size=tuple(out))
-    return (result, indices) if return_indices else result
+    return op.apply(input, kernel_size=kernel, stride=stride, padding=padding, dilation=dilation,
+                    out_size=tuple(out))
 
 
-def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    """2-D max pooling (see torch.nn.functional.max_pool2d)."""
-    return _max_pool(MaxPool2DWithIndices, 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
-
-
-def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    """3-D max pooling (see torch.nn.functional.max_pool3d)."""
-    return _max_pool(MaxPool3DWithIndices, 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
-
-
-def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-    """1-D max pooling, as 2-D pooling over a height of 1 (see torch.nn.functional.max_pool1d)."""
+def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode):
+    """(values, indices) of a 1-D max pooling, as 2-D pooling over a height of 1."""
     check(input.ndim in (2, 3), "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
           f"for input, but got:{list(input.shape)}")
     kernel = single(kernel_size, "max_pool1d", "kernel_size")
     check(kernel > 0, f"max_pool1d() kernel_size must be greater than zero, but got {kernel}")
     stride = single(stride, "max_pool1d", "stride", stride=True) or kernel
     padding, dilation = as_tuple(padding, 1, "")[0], as_tuple(dilation, 1, "")[0]
-    out = max_pool2d(input.unsqueeze(-2), (1, kernel), (1, stride), (0, padding), (1, dilation), ceil_mode, True)
-    return (out[0].squeeze(-2), out[1].squeeze(-2)) if return_indices else out[0].squeeze(-2)
+    values, indices = _max_pool(MaxPool2DWithIndices, 2, input.unsqueeze(-2), (1, kernel), (1, stride),
+                                (0, padding), (1, dilation), ceil_mode)
+    return values.squeeze(-2), indices.squeeze(-2)
 
 
-def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=False):
-    """max_pool1d's values and indices (see torch.nn.functional.max_pool1d_with_indices)."""
-    return max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+@parses("max_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, "
+        "bool ceil_mode=False)")
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """1-D max pooling (see torch.max_pool1d)."""
+    return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
 
 
-def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=False):
-    """max_pool2d's values and indices (see torch.nn.functional.max_pool2d_with_indices)."""
-    return max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+@parses("max_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, "
+        "bool ceil_mode=False)")
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """2-D max pooling (see torch.max_pool2d)."""
+    return _max_pool(MaxPool2DWithIndices, 2, input, kernel_size, stride, padding, dilation, ceil_mode)[0]
 
 
-def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-                            return_indices=False):
-    """max_pool3d's values and indices (see torch.nn.functional.max_pool3d_with_indices)."""
-    return max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+@parses("max_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, int[3] dilation=1, "
+        "bool ceil_mode=False)")
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """3-D max pooling (see torch.max_pool3d)."""
+    return _max_pool(MaxPool3DWithIndices, 3, input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+@parses("max_pool1d_with_indices(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, "
+        "int[1] dilation=1, bool ceil_mode=False)")
+def _max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+@parses("max_pool2d_with_indices(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, "
+        "int[2] dilation=1, bool ceil_mode=False, *, Tensor[2] out=None)")
+def _max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    return _max_pool(MaxPool2DWithIndices, 2, input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+@parses("max_pool3d_with_indices(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, "
+        "int[3] dilation=1, bool ceil_mode=False, *, Tensor[2] out=None)")
+def _max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    return _max_pool(MaxPool3DWithIndices, 3, input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _functional(values, values_and_indices, name):
+    """torch.nn.functional's form of a max pooling: PyTorch's op for ``values``, or for ``values_and_indices``
+    where ``return_indices``, as torch.nn.functional calls them."""
+
+    def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+        op = values_and_indices if return_indices else values
+        return op(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+    pool.__name__ = pool.__qualname__ = name
+    pool.__doc__ = f"Max pooling (see torch.nn.functional.{name})."
+    return pool
+
+
+functional_max_pool1d = _functional(max_pool1d, _max_pool1d_with_indices, "max_pool1d")
+functional_max_pool2d = _functional(max_pool2d, _max_pool2d_with_indices, "max_pool2d")
+functional_max_pool3d = _functional(max_pool3d, _max_pool3d_with_indices, "max_pool3d")
+max_pool1d_with_indices = _functional(_max_pool1d_with_indices, _max_pool1d_with_indices, "max_pool1d_with_indices")
+max_pool2d_with_indices = _functional(_max_pool2d_with_indices, _max_pool2d_with_indices, "max_pool2d_with_indices")
+max_pool3d_with_indices = _functional(_max_pool3d_with_indices, _max_pool3d_with_indices, "max_pool3d_with_indices")
 
 
 # ---- fractional max pooling -----------------------------------------------------------------------------------

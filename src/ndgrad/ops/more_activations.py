@@ -3,6 +3,7 @@ relus whose negative slope is learned (prelu) or random (rrelu), and the gated l
 
 import numpy as np
 
+from ndgrad._argument_parser import parses
 from ndgrad._device import namespace_of
 from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import UNARY, Op
@@ -160,14 +161,24 @@ def _floating(input, kernel):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
 
 
-def threshold(input, threshold, value, inplace=False):
-    """``value`` where input <= threshold, else input (see torch.nn.functional.threshold)."""
-    return _threshold(input, threshold, value, inplace)
+@parses("threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None)")
+def threshold(input, threshold, value):
+    """``value`` where input <= threshold, else input (see torch.threshold)."""
+    return _threshold(input, threshold, value, inplace=False)
 
 
+_out_of_place_threshold = threshold  # the name the functional form's parameter ``threshold`` hides
+
+
+@parses("threshold_(Tensor input, Scalar threshold, Scalar value)")
 def threshold_(input, threshold, value):
     """In-place threshold (see torch.nn.functional.threshold_)."""
     return _threshold(input, threshold, value, inplace=True)
+
+
+def functional_threshold(input, threshold, value, inplace=False):
+    """torch.nn.functional.threshold: torch.threshold, or threshold_ where ``inplace``."""
+    return (threshold_ if inplace else _out_of_place_threshold)(input, threshold, value)
 
 
 def _threshold(input, limit, value, inplace):
@@ -177,12 +188,14 @@ def _threshold(input, limit, value, inplace):
     return (op.apply_ if inplace else op.apply)(input, threshold=limit, value=value)
 
 
+@parses("hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)")
 def hardshrink(input, lambd=0.5):
     """0 where |input| <= lambd, else input (see torch.nn.functional.hardshrink)."""
     _floating(input, "hardshrink_cpu")
     return Hardshrink.apply(input, lambd=lambd)
 
 
+@parses("softshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)")
 def softshrink(input, lambd=0.5):
     """input moved towards 0 by lambd, 0 within lambd of it (see torch.nn.functional.softshrink)."""
     _floating(input, "softshrink_check")
@@ -193,6 +206,7 @@ def softshrink(input, lambd=0.5):
     return Softshrink.apply(input, lambd=lambd)
 
 
+@parses("prelu(Tensor input, Tensor weight)")
 def prelu(input, weight):
     """leaky relu with a learned slope per channel (see torch.nn.functional.prelu)."""
     if input.dtype != weight.dtype:
@@ -228,18 +242,24 @@ def _rrelu_noise(input, lower, upper, training):
     return xp.where(data > 0, 1.0, (lower + upper) / 2)
 
 
-def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+@parses("rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
+        "Generator? generator=None)")
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
     """leaky relu with a random slope in [lower, upper] per element in training, their mean otherwise (see
-    torch.nn.functional.rrelu)."""
-    noise = _rrelu_noise(input, lower, upper, training)
-    if inplace:
-        return RreluWithNoiseInPlace.apply_(input, noise=noise)
-    return RreluWithNoise.apply(input, noise=noise)
+    torch.rrelu)."""
+    return RreluWithNoise.apply(input, noise=_rrelu_noise(input, lower, upper, training))
 
 
+@parses("rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
+        "Generator? generator=None)")
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
-    """In-place rrelu (see torch.nn.functional.rrelu_)."""
-    return rrelu(input, lower, upper, training, inplace=True)
+    """In-place rrelu (see torch.rrelu_)."""
+    return RreluWithNoiseInPlace.apply_(input, noise=_rrelu_noise(input, lower, upper, training))
+
+
+def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """torch.nn.functional.rrelu: torch.rrelu, or rrelu_ where ``inplace``."""
+    return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 
 
 def glu(input, dim=-1):

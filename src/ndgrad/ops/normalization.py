@@ -1,9 +1,9 @@
 """Normalisation ops: layer_norm, rms_norm, batch_norm, group_norm, instance_norm, normalize, local_response_norm."""
 
-import math
 
 import numpy as np
 
+from ndgrad._argument_parser import parses
 from ndgrad._device import namespace_of
 from ndgrad._dtype import float32
 from ndgrad._fpstate import mean_array
@@ -195,9 +195,6 @@ def _check_affine(x, weight, bias, stats=(), kernel=None):
 
 def _normalized_axes(function, input, normalized_shape, weight, bias=None):
     """The trailing axes ``normalized_shape`` names, checked as torch checks layer_norm's and rms_norm's."""
-    if not isinstance(normalized_shape, (tuple, list)):
-        raise TypeError(f"{function}(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
-                        f"{type(normalized_shape).__name__}")
     normalized_shape = tuple(normalized_shape)
     k = len(normalized_shape)
     if k == 0:
@@ -215,13 +212,21 @@ def _normalized_axes(function, input, normalized_shape, weight, bias=None):
     return tuple(range(input.ndim - k, input.ndim))
 
 
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalise over the trailing dims ``normalized_shape`` (see torch.nn.functional.layer_norm)."""
+@parses("layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, "
+        "float eps=1e-05, bool cudnn_enable=True)")
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
+    """Normalise over the trailing dims ``normalized_shape`` (see torch.layer_norm)."""
     axes = _normalized_axes("layer_norm", input, normalized_shape, weight, bias)
     _check_affine(input, weight, bias, kernel="LayerNormKernelImpl")
     return NativeLayerNorm.apply(input, weight, bias, axes=axes, eps=eps)
 
 
+def functional_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """torch.nn.functional.layer_norm: torch.layer_norm."""
+    return layer_norm(input, normalized_shape, weight, bias, eps, True)
+
+
+@parses("rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None)")
 def rms_norm(input, normalized_shape, weight=None, eps=None):
     """input / sqrt(mean(input^2) + eps) over the trailing dims ``normalized_shape``, times weight; eps defaults to
     the dtype's machine epsilon (see torch.nn.functional.rms_norm). A composite, as in PyTorch."""
@@ -233,8 +238,15 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     return result if weight is None else result * weight
 
 
-def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
-    """Normalise each channel (dim 1) over the batch and the other dims (see torch.nn.functional.batch_norm).
+def functional_rms_norm(input, normalized_shape, weight=None, eps=None):
+    """torch.nn.functional.rms_norm: torch.rms_norm."""
+    return rms_norm(input, normalized_shape, weight, eps)
+
+
+@parses("batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
+        "bool training, float momentum, float eps, bool cudnn_enabled)")
+def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
+    """Normalise each channel (dim 1) over the batch and the other dims (see torch.batch_norm).
 
     In training the batch statistics are used, and the running ones (if given) move towards them in place by
     ``momentum``: a float, as torch's; nn.BatchNorm passes 1 / batches seen for a cumulative average."""
@@ -242,17 +254,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         rank = max(input.ndim, 1)
         raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got 1)")
     channels = input.shape[1]
-    if training:
-        count = math.prod(input.shape) // channels
-        if count == 1:
-            raise ValueError(f"Expected more than 1 value per channel when training, got input size "
-                             f"torch.Size({list(input.shape)})")
     if training and eps <= 0.0:
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    if not isinstance(momentum, (int, float)):
-        raise TypeError(f"batch_norm(): argument 'momentum' (position 7) must be float, not {type(momentum).__name__}")
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
                     ("bias", bias)):
         if t is None and not training and name.startswith("running"):
@@ -270,6 +275,23 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                                  running_var=stats.get("running_var"), training=training, eps=eps)
 
 
+def functional_batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+                          eps=1e-5):
+    """torch.nn.functional.batch_norm: torch.batch_norm, refusing to train on one value per channel."""
+    if training:
+        _one_value_per_channel(input.size(), "value per channel")
+    return batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, True)
+
+
+def _one_value_per_channel(size, what):
+    """torch.nn.functional's check before normalising with batch statistics (of the batch or of each sample)."""
+    values = size[0] if what == "value per channel" else 1
+    for extent in size[2:]:
+        values *= extent
+    if values == 1:
+        raise ValueError(f"Expected more than 1 {what} when training, got input size {size}")
+
+
 def _update_running(input, running_mean, running_var, momentum):
     """running = (1 - momentum) * running + momentum * batch statistic (the variance unbiased), in place."""
     with no_grad():
@@ -282,8 +304,10 @@ def _update_running(input, running_mean, running_var, momentum):
                 running._write(((1 - momentum) * running._data + momentum * statistic).astype(running._data.dtype))
 
 
-def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
-    """Normalise each of ``num_groups`` groups of channels (see torch.nn.functional.group_norm)."""
+@parses("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
+        "bool cudnn_enabled=True)")
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
+    """Normalise each of ``num_groups`` groups of channels (see torch.group_norm)."""
     if input.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
     channels = input.shape[1]
@@ -298,9 +322,10 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     return NativeGroupNorm.apply(input, weight, bias, num_groups=num_groups, eps=eps)
 
 
-def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats=True,
-                  momentum=0.1, eps=1e-5):
-    """batch_norm of each sample's channels on their own (see torch.nn.functional.instance_norm)."""
+@parses("instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
+        "bool use_input_stats, float momentum, float eps, bool cudnn_enabled)")
+def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
+    """batch_norm of each sample's channels on their own (see torch.instance_norm)."""
     n, c = input.shape[0], input.shape[1]
     folded = input.reshape(1, n * c, *input.shape[2:])
     repeat = (lambda t: None if t is None else t.repeat(n))
@@ -309,13 +334,30 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         mean = mean.detach()
     if var is not None:
         var = var.detach()
-    out = batch_norm(folded, mean, var, repeat(weight), repeat(bias), use_input_stats, momentum, eps)
+    out = batch_norm(folded, repeat(weight), repeat(bias), mean, var, use_input_stats, momentum, eps, True)
     with no_grad():
         if running_mean is not None and use_input_stats:
             running_mean._write(mean._data.reshape(n, c).mean(axis=0).astype(running_mean._data.dtype))
         if running_var is not None and use_input_stats:
             running_var._write(var._data.reshape(n, c).mean(axis=0).astype(running_var._data.dtype))
     return out.view(input.shape)
+
+
+def functional_instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
+                             use_input_stats=True, momentum=0.1, eps=1e-5):
+    """torch.nn.functional.instance_norm: torch.instance_norm, refusing one value per channel of a sample."""
+    if use_input_stats:
+        _one_value_per_channel(input.size(), "spatial element")
+    return instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, True)
+
+
+def functional_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
+    """torch.nn.functional.group_norm: torch.group_norm, refusing groups of one value."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    size = input.size()
+    _one_value_per_channel([size[0] * size[1] // num_groups, num_groups, *size[2:]], "value per channel")
+    return group_norm(input, num_groups, weight, bias, eps, True)
 
 
 def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):

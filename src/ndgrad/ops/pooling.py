@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from ndgrad._argument_parser import parses
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import REDUCTION
 from ndgrad.ops._pool_windows import adaptive_size, adaptive_windows, pool_arguments, require_float, single
@@ -64,6 +65,7 @@ def adaptive_avg_pool3d(input, output_size):
     return _adaptive_avg_pool(AdaptiveAvgPool3D, 3, input, output_size)
 
 
+@parses("adaptive_avg_pool1d(Tensor input, int[1] output_size)")
 def adaptive_avg_pool1d(input, output_size):
     """See torch.nn.functional.adaptive_avg_pool1d."""
     check(input.ndim in (2, 3), f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
@@ -108,6 +110,8 @@ def _avg_pool(op, nd, input, kernel_size, stride, padding, ceil_mode, count_incl
     return op.apply(input, matrices=matrices)
 
 
+@parses("avg_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, bool ceil_mode=False, "
+        "bool count_include_pad=True, int? divisor_override=None, *, Tensor out=None)")
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """2-D average pooling (see torch.nn.functional.avg_pool2d)."""
@@ -115,6 +119,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                      divisor_override)
 
 
+@parses("avg_pool3d(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, bool ceil_mode=False, "
+        "bool count_include_pad=True, int? divisor_override=None, *, Tensor out=None)")
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """3-D average pooling (see torch.nn.functional.avg_pool3d)."""
@@ -122,6 +128,8 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                      divisor_override)
 
 
+@parses("avg_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, bool ceil_mode=False, "
+        "bool count_include_pad=True)")
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     """See torch.nn.functional.avg_pool1d."""
     check(input.ndim in (2, 3), f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "

@@ -3,6 +3,7 @@ multi_dot and matrix_power, built from mm/bmm/mul and shape ops as PyTorch build
 
 import math
 
+from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.complex_numbers import conjugate
 from ndgrad.ops.linalg import bmm, mm, mv
@@ -375,6 +376,7 @@ def _check_add_input(input, shape, name):
             )
 
 
+@parses("trace(Tensor input)")
 def trace(input):
     """Sum of the main diagonal of a matrix (see torch.trace)."""
     _check(input.ndim == 2, "trace: expected a matrix, but got tensor with dim " + str(input.ndim))
@@ -390,6 +392,11 @@ def _check_addmm(input, mat1, mat2):
     _check_add_input(input, (mat1.shape[0], mat2.shape[1]), "addmm")
 
 
+@parses("addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
+        "addmm(Tensor input, Tensor mat1, Tensor mat2, ScalarType out_dtype, *, Scalar beta=1, Scalar alpha=1, "
+        "Tensor out=None)",
+        "addmm(Scalar beta, Tensor input, Scalar alpha, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated",
+        "addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated")
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """beta * input + alpha * (mat1 @ mat2) (see torch.addmm)."""
     _check_addmm(input, mat1, mat2)
@@ -405,6 +412,9 @@ def _check_addmv(input, mat, vec):
     _check_product_dtypes("addmv", input, mat, vec)
 
 
+@parses("addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
+        "addmv(Scalar beta, Tensor input, Scalar alpha, Tensor mat, Tensor vec, *, Tensor out=None)|deprecated",
+        "addmv(Scalar beta, Tensor input, Tensor mat, Tensor vec, *, Tensor out=None)|deprecated")
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """beta * input + alpha * (mat @ vec) (see torch.addmv)."""
     _check_addmv(input, mat, vec)
@@ -425,6 +435,11 @@ def _check_baddbmm(input, batch1, batch2):
     _check_add_input(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "baddbmm")
 
 
+@parses("baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
+        "baddbmm(Tensor input, Tensor batch1, Tensor batch2, ScalarType out_dtype, *, Scalar beta=1, "
+        "Scalar alpha=1, Tensor out=None)",
+        "baddbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated",
+        "baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated")
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * (batch1 @ batch2) (see torch.baddbmm)."""
     _check_baddbmm(input, batch1, batch2)
@@ -442,6 +457,9 @@ def _check_addbmm(input, batch1, batch2):
     _check_add_input(input, (batch1.shape[1], batch2.shape[2]), "addbmm")
 
 
+@parses("addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
+        "addbmm(Scalar beta, Tensor input, Scalar alpha, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated",
+        "addbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated")
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * sum of batch1[i] @ batch2[i] (see torch.addbmm)."""
     _check_addbmm(input, batch1, batch2)
@@ -464,6 +482,7 @@ def _cross(input, other, dim, name):
     return LinalgCross.apply(input, other, dim=dim)
 
 
+@parses("cross(Tensor input, Tensor other, int? dim=None, *, Tensor out=None)")
 def cross(input, other, dim=None):
     """Cross product of 3-vectors along ``dim`` (default: the first dim of size 3) (see torch.cross)."""
     if dim is None:
@@ -471,12 +490,14 @@ def cross(input, other, dim=None):
     return _cross(input, other, dim, "linalg.cross")
 
 
+@parses("linalg_cross(Tensor input, Tensor other, *, int dim=-1, Tensor out=None)")
 def linalg_cross(input, other, *, dim=-1):
     """Cross product of 3-vectors along ``dim`` (see torch.linalg.cross)."""
     return _cross(input, other, dim, "linalg.cross")
 
 
 # ---- composites -----------------------------------------------------------------------------------------------
+@parses("outer(Tensor input, Tensor vec2, *, Tensor out=None)")
 def outer(input, vec2):
     """Outer product of two vectors (see torch.outer)."""
     _check(input.ndim == 1 and vec2.ndim == 1, "outer: Expected 1-D argument self, but got "
@@ -484,6 +505,7 @@ def outer(input, vec2):
     return reshape(input, (-1, 1)) * vec2
 
 
+@parses("ger(Tensor input, Tensor vec2, *, Tensor out=None)")
 def ger(input, vec2):
     """Alias of outer (see torch.ger)."""
     return outer(input, vec2)
@@ -513,6 +535,7 @@ def tensordot(a, b, dims=2):
     return reshape(mm(left, right), out_shape)
 
 
+@parses("inner(Tensor input, Tensor other, *, Tensor out=None)")
 def inner(input, other):
     """Sum of products over the last dims of input and other (see torch.inner)."""
     if input.ndim == 0 or other.ndim == 0:
@@ -523,6 +546,7 @@ def inner(input, other):
     return tensordot(input, other, ([-1], [-1]))
 
 
+@parses("kron(Tensor input, Tensor other, *, Tensor out=None)")
 def kron(input, other):
     """Kronecker product (see torch.kron)."""
     ndim = max(input.ndim, other.ndim)
@@ -535,6 +559,7 @@ def kron(input, other):
     return UnsafeView.apply(product, shape=tuple(m * n for m, n in zip(a.shape, b.shape)))
 
 
+@parses("linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor out=None)")
 def vecdot(x, y, *, dim=-1):
     """Sum of conj(x) * y over ``dim`` (see torch.linalg.vecdot)."""
     _check(x.dtype is y.dtype, f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
@@ -542,6 +567,7 @@ def vecdot(x, y, *, dim=-1):
     return (x.conj() * y).sum(dim)
 
 
+@parses("vdot(Tensor input, Tensor other, *, Tensor out=None)")
 def vdot(input, other):
     """The inner product of two 1-D tensors, conjugating the first (see torch.vdot)."""
     from ndgrad.ops.linalg import dot  # the same checks, in the same words
@@ -553,6 +579,7 @@ def vdot(input, other):
     return Vdot.apply(input, other)
 
 
+@parses("linalg_multi_dot(Tensor[] tensors, *, Tensor out=None)")
 def multi_dot(tensors):
     """The product of a chain of matrices (the first and last may be vectors) (see torch.linalg.multi_dot)."""
     n = len(tensors)
@@ -574,6 +601,7 @@ def multi_dot(tensors):
     return reshape(result, shape)
 
 
+@parses("matrix_power(Tensor input, int n, *, Tensor out=None)")
 def matrix_power(input, n):
     """The matrix ``input`` to the integer power n >= 0 (see torch.matrix_power)."""
     _check(input.ndim >= 2 and input.shape[-1] == input.shape[-2], "linalg.matrix_power: A must be batches of "
@@ -604,44 +632,58 @@ def matrix_power(input, n):
     return result
 
 
+linalg_matrix_power = alias(matrix_power, "linalg_matrix_power(Tensor input, int n, *, Tensor out=None)")
+
+
 class ProductsMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def outer(self, vec2):
-        return outer(self, vec2)
-    def vdot(self, other):
-        return vdot(self, other)
+    outer = tensor_method(outer)
+    vdot = tensor_method(vdot)
+    @parses_method("ger(Tensor vec2)")
     def ger(self, vec2):
         return outer(self, vec2)
-    def inner(self, other):
-        return inner(self, other)
-    def kron(self, other):
-        return kron(self, other)
+    inner = tensor_method(inner)
+    kron = tensor_method(kron)
     def trace(self):
         return trace(self)
+    @parses_method("addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)",
+                   "addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated",
+                   "addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated")
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
         return addmm(self, mat1, mat2, beta=beta, alpha=alpha)
-    def addmv(self, mat, vec, *, beta=1, alpha=1):
-        return addmv(self, mat, vec, beta=beta, alpha=alpha)
-    def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
-        return addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+    addmv = tensor_method(addmv)
+    addbmm = tensor_method(addbmm)
+    @parses_method("baddbmm(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)",
+                   "baddbmm(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated",
+                   "baddbmm(Scalar beta, Tensor batch1, Tensor batch2)|deprecated")
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         return baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+    @parses_method("addmm_(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)",
+                   "addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated",
+                   "addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated")
     def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
         _check_addmm(self, mat1, mat2)
         return Addmm.apply_(self, mat1, mat2, beta=beta, alpha=alpha)
+    @parses_method("addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)",
+                   "addmv_(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated",
+                   "addmv_(Scalar beta, Tensor mat, Tensor vec)|deprecated")
     def addmv_(self, mat, vec, *, beta=1, alpha=1):
         _check_addmv(self, mat, vec)
         return Addmv.apply_(self, mat, vec, beta=beta, alpha=alpha)
+    @parses_method("addbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)",
+                   "addbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated",
+                   "addbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated")
     def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
         _check_addbmm(self, batch1, batch2)
         return Addbmm.apply_(self, batch1, batch2, beta=beta, alpha=alpha)
+    @parses_method("baddbmm_(Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1)",
+                   "baddbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated",
+                   "baddbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated")
     def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
         _check_baddbmm(self, batch1, batch2)
         return Baddbmm.apply_(self, batch1, batch2, beta=beta, alpha=alpha)
-    def cross(self, other, dim=None):
-        return cross(self, other, dim)
-    def matrix_power(self, n):
-        return matrix_power(self, n)
+    cross = tensor_method(cross)
+    matrix_power = tensor_method(matrix_power)

@@ -4,13 +4,14 @@ moved to the tensor's device; PyTorch's dtype and argument checks come first, wi
 """
 
 import math
-import warnings
 
 import numpy as np
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import to_device
 from ndgrad._dtype import bool_, float16, float32, float64
 from ndgrad._fpstate import silenced
+from ndgrad._warnings import warn
 from ndgrad.ops._op import Op
 
 __all__ = ["bernoulli", "poisson", "multinomial"]
@@ -223,11 +224,11 @@ def _check_in_range(value, which, dtype):
         raise RuntimeError(f"{which} is out of bounds for {dtype.cpp_name}")
     if dtype.is_floating_point and abs(value) > 2 ** _MANTISSA_DIGITS[dtype]:
         digits = _MANTISSA_DIGITS[dtype]
-        warnings.warn(
+        warn(
             f"{which} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations {dtype.cpp_name} can "
             "support discrete uniform distribution only within this range. This warning will become an error in "
             "version 1.7 release, please fix the code in advance",
-            UserWarning, stacklevel=4,
+            UserWarning,
         )
 
 
@@ -289,6 +290,8 @@ def bernoulli_(tensor, p=0.5, *, generator=None):
     return _fill(BernoulliScalar, tensor, lambda rng, shape: rng.random(shape) < p, generator)
 
 
+@parses("bernoulli(Tensor input, *, Generator? generator=None, Tensor out=None)",
+        "bernoulli(Tensor input, float p, *, Generator? generator=None)")
 def bernoulli(input, p=None, *, generator=None):
     """0 or 1 per element, 1 with the probability ``input`` holds, or ``p`` if given (see torch.bernoulli)."""
     if p is not None:
@@ -299,6 +302,7 @@ def bernoulli(input, p=None, *, generator=None):
     return _sample(Bernoulli, input, _stream(generator).random(values.shape) < values)
 
 
+@parses("poisson(Tensor input, Generator? generator=None)")
 def poisson(input, generator=None):
     """Counts drawn from Poisson distributions with the rates in ``input`` (see torch.poisson)."""
     if not input.dtype.is_floating_point:
@@ -315,6 +319,8 @@ def _sample(op, input, sample):
     return op.apply(input, sample=to_device(np.asarray(sample).astype(input.dtype.numpy), input.device))
 
 
+@parses("multinomial(Tensor input, SymInt num_samples, bool replacement=False, *, Generator? generator=None, "
+        "Tensor out=None)")
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     """Indices drawn from the (unnormalised) distributions in the rows of ``input`` (see torch.multinomial)."""
     from ndgrad._creation import tensor
@@ -336,27 +342,36 @@ class RandomMethods:
 
     __slots__ = ()
 
+    @parses_method("uniform_(float from=0, float to=1, *, Generator? generator=None)")
     def uniform_(self, *args, generator=None, **kwargs):  # ``from`` is a Python keyword: only ``**kwargs`` take it
         bounds = _named("uniform_", args, kwargs)
         return uniform_(self, bounds.get("from", 0), bounds.get("to", 1), generator=generator)
+    @parses_method("normal_(float mean=0, float std=1, *, Generator? generator=None)")
     def normal_(self, mean=0, std=1, *, generator=None):
         return normal_(self, mean, std, generator=generator)
+    @parses_method("exponential_(float lambd=1, *, Generator? generator=None)")
     def exponential_(self, lambd=1, *, generator=None):
         return exponential_(self, lambd, generator=generator)
+    @parses_method("geometric_(float p, *, Generator? generator=None)")
     def geometric_(self, p, *, generator=None):
         return geometric_(self, p, generator=generator)
+    @parses_method("cauchy_(float median=0, float sigma=1, *, Generator? generator=None)")
     def cauchy_(self, median=0, sigma=1, *, generator=None):
         return cauchy_(self, median, sigma, generator=generator)
+    @parses_method("log_normal_(float mean=1, float std=2, *, Generator? generator=None)")
     def log_normal_(self, mean=1, std=2, *, generator=None):
         return log_normal_(self, mean, std, generator=generator)
+    @parses_method("random_(*, Generator? generator=None)",
+                   "random_(int from, int? to, *, Generator? generator=None)",
+                   "random_(int to, *, Generator? generator=None)")
     def random_(self, *args, generator=None, **kwargs):
         return random_(self, *args, generator=generator, **kwargs)
+    @parses_method("bernoulli_(Tensor p, *, Generator? generator=None)",
+                   "bernoulli_(float p=0.5, *, Generator? generator=None)")
     def bernoulli_(self, p=0.5, *, generator=None):
         return bernoulli_(self, p, generator=generator)
-    def bernoulli(self, p=None, *, generator=None):
-        return bernoulli(self, p, generator=generator)
-    def multinomial(self, num_samples, replacement=False, *, generator=None):
-        return multinomial(self, num_samples, replacement, generator=generator)
+    bernoulli = tensor_method(bernoulli)
+    multinomial = tensor_method(multinomial)
 
 
 def _named(name, args, kwargs):

@@ -5,6 +5,7 @@ The reductions that select elements (max, median, kthvalue, ...) live in ops.sel
 
 import math
 
+from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
 from ndgrad.ops._checks import no_complex
@@ -488,6 +489,8 @@ def _sum_dtype(input, dtype):
     return int64.numpy if input.dtype._category < 2 else None  # integers and bools sum in int64, as in PyTorch
 
 
+@parses("sum(Tensor input, *, ScalarType? dtype=None)",
+        "sum(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)")
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum of all elements, or over ``dim`` (int or tuple) (see torch.sum)."""
     dtype = _sum_dtype(input, dtype)
@@ -496,6 +499,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     return SumDim.apply(input, dim=_dims(dim, input), keepdim=keepdim, dtype=dtype)
 
 
+@parses("mean(Tensor input, *, ScalarType? dtype=None, Tensor out=None)",
+        "mean(Tensor input, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)")
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     """Mean of all elements, or over ``dim`` (see torch.mean)."""
     result_dtype = dtype or input.dtype
@@ -511,6 +516,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     return MeanDim.apply(input, dim=_dims(dim, input), keepdim=keepdim, dtype=dtype)
 
 
+@parses("prod(Tensor input, *, ScalarType? dtype=None)",
+        "prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)")
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements, or along one ``dim`` (see torch.prod)."""
     dtype = _sum_dtype(input, dtype)
@@ -534,26 +541,39 @@ def _variance_arguments(name, input, dim, unbiased, keepdim, correction):
     return dict(dims=dims, correction=correction, keepdim=keepdim)
 
 
+@parses("var(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor out=None)",
+        "var(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor out=None)",
+        "var(Tensor input, bool unbiased=True)")
 def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance over ``dim``, divided by N - correction (see torch.var)."""
     return Var.apply(input, **_variance_arguments("var", input, dim, unbiased, keepdim, correction))
 
 
+@parses("std(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False, *, Tensor out=None)",
+        "std(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False, Tensor out=None)",
+        "std(Tensor input, bool unbiased=True)")
 def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation over ``dim`` (see torch.std)."""
     return Std.apply(input, **_variance_arguments("std", input, dim, unbiased, keepdim, correction))
 
 
+@parses("var_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)",
+        "var_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        "var_mean(Tensor input, bool unbiased=True)")
 def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(var, mean) over ``dim`` (see torch.var_mean)."""
     return VarMean.apply(input, **_variance_arguments("var_mean", input, dim, unbiased, keepdim, correction))
 
 
+@parses("std_mean(Tensor input, int[1]? dim, bool unbiased=True, bool keepdim=False)",
+        "std_mean(Tensor input, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)",
+        "std_mean(Tensor input, bool unbiased=True)")
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """(std, mean) over ``dim`` (see torch.std_mean)."""
     return StdMean.apply(input, **_variance_arguments("std_mean", input, dim, unbiased, keepdim, correction))
 
 
+@parses("logsumexp(Tensor input, int[1] dim, bool keepdim=False, *, Tensor out=None)")
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(input))) over ``dim``, computed stably (see torch.logsumexp)."""
     return Logsumexp.apply(input, dim=_dims(dim, input), keepdim=keepdim)
@@ -574,6 +594,8 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     return vector_norm(input, 2 if p is None else p, dim, keepdim, dtype=dtype)
 
 
+@parses("linalg_vector_norm(Tensor input, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
+        "ScalarType? dtype=None, Tensor out=None)")
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
     """The vector ``ord``-norm over ``dim`` (see torch.linalg.vector_norm)."""
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
@@ -595,6 +617,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
     return LinalgVectorNorm.apply(input, dim=dims, keepdim=keepdim, ord=float(ord), dtype=dtype and dtype.numpy)
 
 
+@parses("nansum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)")
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum treating NaN as zero (see torch.nansum)."""
     no_complex(input, "nansum on CPU does not support complex inputs", RuntimeError)
@@ -602,6 +625,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     return Nansum.apply(input, dim=dims, keepdim=keepdim, dtype=_sum_dtype(input, dtype))
 
 
+@parses("nanmean(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)")
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """Mean of the non-NaN elements (see torch.nanmean)."""
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
@@ -618,16 +642,24 @@ def _logical(op, input, dim, keepdim):
     return op.apply(input, dim=dims, keepdim=keepdim)
 
 
+@parses("any(Tensor input, *, Tensor out=None)",
+        "any(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor out=None)",
+        "any(Tensor input, int dim, bool keepdim=False, *, Tensor out=None)")
 def any(input, dim=None, keepdim=False):
     """Whether any element is nonzero, over ``dim`` (see torch.any)."""
     return _logical(Any, input, dim, keepdim)
 
 
+@parses("all(Tensor input, *, Tensor out=None)",
+        "all(Tensor input, int[]? dim=None, bool keepdim=False, *, Tensor out=None)",
+        "all(Tensor input, int dim, bool keepdim=False, *, Tensor out=None)")
 def all(input, dim=None, keepdim=False):
     """Whether every element is nonzero, over ``dim`` (see torch.all)."""
     return _logical(All, input, dim, keepdim)
 
 
+@parses("count_nonzero(Tensor input, int? dim=None)",
+        "count_nonzero(Tensor input, int[] dim)")
 def count_nonzero(input, dim=None):
     """Number of nonzero elements, over ``dim`` (see torch.count_nonzero)."""
     return CountNonzero.apply(input, dim=None if dim is None else _dims(dim, input))
@@ -638,27 +670,16 @@ class ReductionMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def sum(self, dim=None, keepdim=False, *, dtype=None):
-        return sum(self, dim, keepdim, dtype=dtype)
-    def mean(self, dim=None, keepdim=False, *, dtype=None):
-        return mean(self, dim, keepdim, dtype=dtype)
-    def prod(self, dim=None, keepdim=False, *, dtype=None):
-        return prod(self, dim, keepdim, dtype=dtype)
-    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return var(self, dim, unbiased, keepdim, correction=correction)
-    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
-        return std(self, dim, unbiased, keepdim, correction=correction)
-    def logsumexp(self, dim, keepdim=False):
-        return logsumexp(self, dim, keepdim)
+    sum = tensor_method(sum)
+    mean = tensor_method(mean)
+    prod = tensor_method(prod)
+    var = tensor_method(var)
+    std = tensor_method(std)
+    logsumexp = tensor_method(logsumexp)
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return norm(self, p, dim, keepdim, dtype=dtype)
-    def nansum(self, dim=None, keepdim=False, *, dtype=None):
-        return nansum(self, dim, keepdim, dtype=dtype)
-    def nanmean(self, dim=None, keepdim=False, *, dtype=None):
-        return nanmean(self, dim, keepdim, dtype=dtype)
-    def any(self, dim=None, keepdim=False):
-        return any(self, dim, keepdim)
-    def all(self, dim=None, keepdim=False):
-        return all(self, dim, keepdim)
-    def count_nonzero(self, dim=None):
-        return count_nonzero(self, dim)
+    nansum = tensor_method(nansum)
+    nanmean = tensor_method(nanmean)
+    any = tensor_method(any)
+    all = tensor_method(all)
+    count_nonzero = tensor_method(count_nonzero)

@@ -5,11 +5,12 @@ NumPy table of the sizes alone, built on the host whatever the device of the dat
 """
 
 import numbers
-import warnings
 from functools import partial
 
 import numpy as np
 
+from ndgrad._argument_parser import alias, parses
+from ndgrad._warnings import warn
 from ndgrad.ops._op import SHAPE, Op
 from ndgrad.ops._separable import Separable, check, selection_matrix
 
@@ -98,9 +99,13 @@ def _pad_sources(mode, size, before, after):
 
 
 def pad(input, pad, mode="constant", value=None):
-    """Pad the last len(pad) // 2 dims (see torch.nn.functional.pad)."""
-    if isinstance(value, (complex, str)):
-        raise TypeError(f"pad(): argument 'value' (position 4) must be float, not {type(value).__name__}")
+    """Pad the last len(pad) // 2 dims (see torch.nn.functional.pad, which passes its arguments by position to the
+    op torch parses, as this does)."""
+    return _pad(input, pad, mode, value)
+
+
+@parses('pad(Tensor input, SymInt[] pad, str mode="constant", float? value=None)')
+def _pad(input, pad, mode="constant", value=None):
     pad = tuple(pad)
     check(len(pad) % 2 == 0, "Padding length must be divisible by 2")
     check(len(pad) // 2 <= input.ndim, "Padding length should be less than or equal to two times the input "
@@ -200,6 +205,7 @@ class ChannelShuffle(Op):
         return ChannelShuffle.apply(x_t, groups=ctx.groups)
 
 
+@parses("pixel_shuffle(Tensor input, int upscale_factor)")
 def pixel_shuffle(input, upscale_factor):
     """See torch.nn.functional.pixel_shuffle."""
     r = upscale_factor
@@ -211,6 +217,7 @@ def pixel_shuffle(input, upscale_factor):
     return PixelShuffle.apply(input, upscale_factor=r)
 
 
+@parses("pixel_unshuffle(Tensor input, int downscale_factor)")
 def pixel_unshuffle(input, downscale_factor):
     """See torch.nn.functional.pixel_unshuffle."""
     r = downscale_factor
@@ -223,6 +230,7 @@ def pixel_unshuffle(input, downscale_factor):
     return PixelUnshuffle.apply(input, downscale_factor=r)
 
 
+@parses("channel_shuffle(Tensor input, SymInt groups)")
 def channel_shuffle(input, groups):
     """Interleave the channels of ``groups`` groups (see torch.nn.functional.channel_shuffle)."""
     check(input.ndim > 2, f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(input.shape)}")
@@ -232,7 +240,7 @@ def channel_shuffle(input, groups):
     return ChannelShuffle.apply(input, groups=groups)
 
 
-native_channel_shuffle = channel_shuffle
+native_channel_shuffle = alias(channel_shuffle, "native_channel_shuffle(Tensor input, SymInt groups)")
 
 
 # ---- interpolation --------------------------------------------------------------------------------------------
@@ -418,7 +426,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
 
 
 def _deprecated(name):
-    warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.", stacklevel=3)
+    warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` instead.")
 
 
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):

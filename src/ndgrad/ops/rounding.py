@@ -3,10 +3,10 @@
 The rounding ops are piecewise constant: PyTorch records them, with a zero gradient, and so do we.
 """
 
+from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, result_type
 from ndgrad.ops._checks import (
     check_castable,
-    invalid_combination,
     is_tensor,
     kind_checked,
     no_complex,
@@ -317,6 +317,7 @@ class NanToNum(Op):
 
 
 # ---- the functions users call --------------------------------------------------------------------------------------
+@parses("sign(Tensor input, *, Tensor out=None)")
 def sign(input):
     """-1, 0 or 1 by the sign of each element (see torch.sign)."""
     return Sign.apply(_no_complex_sign(input))
@@ -333,21 +334,26 @@ def _no_complex_rounding(input, name):
     return input
 
 
+@parses("sgn(Tensor input, *, Tensor out=None)")
 def sgn(input):
     """The sign of each element; for real tensors, torch.sign (see torch.sgn)."""
     return Sgn.apply(input)
 
 
+@parses("floor(Tensor input, *, Tensor out=None)")
 def floor(input):
     """Round down (see torch.floor)."""
     return Floor.apply(kind_checked(_no_complex_rounding(input, "floor"), "floor_vml_cpu", "iuf"))
 
 
+@parses("ceil(Tensor input, *, Tensor out=None)")
 def ceil(input):
     """Round up (see torch.ceil)."""
     return Ceil.apply(kind_checked(_no_complex_rounding(input, "ceil"), "ceil_vml_cpu", "iuf"))
 
 
+@parses("round(Tensor input, *, Tensor out=None)",
+        "round(Tensor input, *, int decimals, Tensor out=None)")
 def round(input, *, decimals=None):
     """Round half to even, to ``decimals`` places if given (see torch.round)."""
     no_complex_kernel("round_cpu" if decimals else "round_vml_cpu", input)  # decimals=0 rounds as without
@@ -358,25 +364,30 @@ def round(input, *, decimals=None):
     return RoundDecimals.apply(input, decimals=decimals)
 
 
+@parses("trunc(Tensor input, *, Tensor out=None)")
 def trunc(input):
     """Round toward zero (see torch.trunc)."""
     return Trunc.apply(kind_checked(_no_complex_rounding(input, "trunc"), "trunc_vml_cpu", "iuf"))
 
 
-fix = trunc
+fix = alias(trunc, "fix(Tensor input, *, Tensor out=None)")
 
 
+@parses("frac(Tensor input, *, Tensor out=None)")
 def frac(input):
     """The fractional part, input - trunc(input) (see torch.frac)."""
     return Frac.apply(kind_checked(input, "frac_cpu", "f"))
 
 
+@parses("clamp(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor out=None)",
+        "clamp(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor out=None)")
 def clamp(input, min=None, max=None):
     """Limit each element to [min, max]; bounds are numbers or tensors (see torch.clamp)."""
     return _clamp(input, min, max, inplace=False)
 
 
-clip = clamp
+clip = alias(clamp, "clip(Tensor input, Tensor? min=None, Tensor? max=None, *, Tensor out=None)",
+                    "clip(Tensor input, Scalar? min=None, Scalar? max=None, *, Tensor out=None)")
 
 
 def _clamp(input, min, max, inplace):
@@ -395,11 +406,6 @@ def _clamp(input, min, max, inplace):
             # the one-sided op, which has no absent operand, computes the same values.
             op, operands = (ClampMinTensor if max is None else ClampMaxTensor), bounds
         return op.apply_(input, *operands) if inplace else op.apply(input, *operands)
-    if any(is_tensor(b) for b in bounds):
-        raise invalid_combination("clamp", (input, min, max), (
-            "Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
-            "Tensor input, Number min = None, Number max = None, *, Tensor out = None",
-        ))
     if result_type((input, *bounds)) is bool_:
         raise NotImplementedError("\"clamp_scalar_cpu\" not implemented for 'Bool'")
     if inplace:
@@ -408,11 +414,15 @@ def _clamp(input, min, max, inplace):
     return ClampScalar.apply(promoted_with(input, *bounds), min=min, max=max)
 
 
+@parses("clamp_min(Tensor input, Tensor min, *, Tensor out=None)",
+        "clamp_min(Tensor input, Scalar min, *, Tensor out=None)")
 def clamp_min(input, min):
     """Limit each element to at least min (see torch.clamp_min)."""
     return _clamp_one(ClampMinTensor, ClampMin, "clamp_min", input, min, inplace=False)
 
 
+@parses("clamp_max(Tensor input, Tensor max, *, Tensor out=None)",
+        "clamp_max(Tensor input, Scalar max, *, Tensor out=None)")
 def clamp_max(input, max):
     """Limit each element to at most max (see torch.clamp_max)."""
     return _clamp_one(ClampMaxTensor, ClampMax, "clamp_max", input, max, inplace=False)
@@ -425,11 +435,6 @@ def _clamp_one(tensor_op, number_op, function, input, bound, inplace):
         return tensor_op.apply_(input, bound) if inplace else tensor_op.apply(input, bound)
     no_complex(input, "clamp is not supported for complex types")
     bound_name = function[-3:]
-    if not isinstance(bound, (int, float)):
-        raise invalid_combination(function, (input, bound), (
-            f"Tensor input, Tensor {bound_name}, *, Tensor out = None",
-            f"Tensor input, Number {bound_name}, *, Tensor out = None",
-        ))
     if result_type((input, bound)) is bool_:
         raise NotImplementedError(f"\"{function}_scalar_cpu\" not implemented for 'Bool'")
     if inplace:
@@ -438,6 +443,7 @@ def _clamp_one(tensor_op, number_op, function, input, bound, inplace):
     return number_op.apply(promoted_with(input, bound), **{bound_name: bound})
 
 
+@parses("nan_to_num(Tensor input, float? nan=None, float? posinf=None, float? neginf=None, *, Tensor out=None)")
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN, +inf and -inf replaced by numbers; infinities by default by the dtype's extremes (see torch.nan_to_num)."""
     return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)
@@ -456,22 +462,17 @@ class RoundingMethods:
         return floor(self)
     def ceil(self):
         return ceil(self)
-    def round(self, *, decimals=None):
-        return round(self, decimals=decimals)
+    round = tensor_method(round)
     def trunc(self):
         return trunc(self)
     fix = trunc
     def frac(self):
         return frac(self)
-    def clamp(self, min=None, max=None):
-        return clamp(self, min, max)
-    clip = clamp
-    def clamp_min(self, min):
-        return clamp_min(self, min)
-    def clamp_max(self, max):
-        return clamp_max(self, max)
-    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
-        return nan_to_num(self, nan, posinf, neginf)
+    clamp = tensor_method(clamp)
+    clip = tensor_method(clip)
+    clamp_min = tensor_method(clamp_min)
+    clamp_max = tensor_method(clamp_max)
+    nan_to_num = tensor_method(nan_to_num)
     def sign_(self):
         return Sign.apply_(_no_complex_sign(self))
     def sgn_(self):
@@ -480,6 +481,8 @@ class RoundingMethods:
         return Floor.apply_(kind_checked(_no_complex_rounding(self, "floor"), "floor_vml_cpu", "iuf"))
     def ceil_(self):
         return Ceil.apply_(kind_checked(_no_complex_rounding(self, "ceil"), "ceil_vml_cpu", "iuf"))
+    @parses_method("round_()",
+                   "round_(*, int decimals)")
     def round_(self, *, decimals=None):
         no_complex_kernel("round_cpu" if decimals else "round_vml_cpu", self)
         if decimals is None:
@@ -490,12 +493,20 @@ class RoundingMethods:
     fix_ = trunc_
     def frac_(self):
         return Frac.apply_(kind_checked(self, "frac_cpu", "f"))
+    @parses_method("clamp_(Tensor? min=None, Tensor? max=None)",
+                   "clamp_(Scalar? min=None, Scalar? max=None)")
     def clamp_(self, min=None, max=None):
         return _clamp(self, min, max, inplace=True)
-    clip_ = clamp_
+    clip_ = alias(clamp_, "clip_(Tensor? min=None, Tensor? max=None)",
+                          "clip_(Scalar? min=None, Scalar? max=None)")
+    @parses_method("clamp_min_(Tensor min)",
+                   "clamp_min_(Scalar min)")
     def clamp_min_(self, min):
         return _clamp_one(ClampMinTensor, ClampMin, "clamp_min", self, operand_or_raise(min), inplace=True)
+    @parses_method("clamp_max_(Tensor max)",
+                   "clamp_max_(Scalar max)")
     def clamp_max_(self, max):
         return _clamp_one(ClampMaxTensor, ClampMax, "clamp_max", self, operand_or_raise(max), inplace=True)
+    @parses_method("nan_to_num_(float? nan=None, float? posinf=None, float? neginf=None)")
     def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
         return NanToNum.apply_(self, nan=nan, posinf=posinf, neginf=neginf)

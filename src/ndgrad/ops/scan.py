@@ -4,6 +4,7 @@ gradients are written with."""
 import numpy as np
 
 from ndgrad import return_types
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._dtype import int64
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import SCAN, Op
@@ -280,12 +281,14 @@ def _accumulation_dtype(input, dtype):
     return int64.numpy if input.dtype._category < 2 else None  # integers and bools accumulate in int64
 
 
+@parses("cumsum(Tensor input, int dim, *, ScalarType? dtype=None, Tensor out=None)")
 def cumsum(input, dim, *, dtype=None):
     """Running sums along ``dim`` (see torch.cumsum)."""
     dim = wrap_dim(dim, input.ndim)
     return Cumsum.apply(input, dim=dim, dtype=_accumulation_dtype(input, dtype))
 
 
+@parses("cumprod(Tensor input, int dim, *, ScalarType? dtype=None, Tensor out=None)")
 def cumprod(input, dim, *, dtype=None):
     """Running products along ``dim`` (see torch.cumprod)."""
     dim = wrap_dim(dim, input.ndim)
@@ -299,16 +302,19 @@ def _extremum_dim(name, input, dim):
     return wrap_dim(dim, input.ndim)
 
 
+@parses("cummax(Tensor input, int dim, *, Tensor[2] out=None)")
 def cummax(input, dim):
     """(values, indices) of the running maximum along ``dim`` (see torch.cummax)."""
     return return_types.cummax(Cummax.apply(input, dim=_extremum_dim("cummax", input, dim)))
 
 
+@parses("cummin(Tensor input, int dim, *, Tensor[2] out=None)")
 def cummin(input, dim):
     """(values, indices) of the running minimum along ``dim`` (see torch.cummin)."""
     return return_types.cummin(Cummin.apply(input, dim=_extremum_dim("cummin", input, dim)))
 
 
+@parses("logcumsumexp(Tensor input, int dim, *, Tensor out=None)")
 def logcumsumexp(input, dim):
     """log(cumsum(exp(input))) along ``dim``, computed stably (see torch.logcumsumexp)."""
     dim = wrap_dim(dim, input.ndim)
@@ -322,18 +328,15 @@ class ScanMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def cumsum(self, dim, *, dtype=None):
-        return cumsum(self, dim, dtype=dtype)
-    def cumprod(self, dim, *, dtype=None):
-        return cumprod(self, dim, dtype=dtype)
-    def cummax(self, dim):
-        return cummax(self, dim)
-    def cummin(self, dim):
-        return cummin(self, dim)
-    def logcumsumexp(self, dim):
-        return logcumsumexp(self, dim)
+    cumsum = tensor_method(cumsum)
+    cumprod = tensor_method(cumprod)
+    cummax = tensor_method(cummax)
+    cummin = tensor_method(cummin)
+    logcumsumexp = tensor_method(logcumsumexp)
+    @parses_method("cumsum_(int dim, *, ScalarType? dtype=None)")
     def cumsum_(self, dim, *, dtype=None):
         return Cumsum.apply_(self, dim=wrap_dim(dim, self.ndim), dtype=_accumulation_dtype(self, dtype))
+    @parses_method("cumprod_(int dim, *, ScalarType? dtype=None)")
     def cumprod_(self, dim, *, dtype=None):
         return Cumprod.apply_(self, dim=wrap_dim(dim, self.ndim), dtype=_accumulation_dtype(self, dtype))
 

@@ -6,6 +6,7 @@ Their gradients go to the selected elements: to the returned index, or shared ev
 import math
 
 from ndgrad import return_types
+from ndgrad._argument_parser import parses, tensor_method
 from ndgrad.ops._checks import no_complex, no_complex_kernel
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
@@ -454,11 +455,17 @@ def _extremum(whole, along_dim, pairwise, name, input, dim, keepdim, other):
     return getattr(return_types, name)(along_dim.apply(input, dim=dim, keepdim=keepdim))
 
 
+@parses("max(Tensor input, *, Tensor out=None)",
+        "max(Tensor input, Tensor other, *, Tensor out=None)",
+        "max(Tensor input, int dim, bool keepdim=False, *, Tensor[2] out=None)")
 def max(input, dim=None, keepdim=False, *, other=None):
     """Largest element, (values, indices) along ``dim``, or the elementwise maximum with a tensor (see torch.max)."""
     return _extremum(Max, MaxDim, _maximum, "max", input, dim, keepdim, other)
 
 
+@parses("min(Tensor input, *, Tensor out=None)",
+        "min(Tensor input, Tensor other, *, Tensor out=None)",
+        "min(Tensor input, int dim, bool keepdim=False, *, Tensor[2] out=None)")
 def min(input, dim=None, keepdim=False, *, other=None):
     """Smallest element, (values, indices) along ``dim``, or the elementwise minimum (see torch.min)."""
     return _extremum(Min, MinDim, _minimum, "min", input, dim, keepdim, other)
@@ -487,18 +494,21 @@ def _extremum_dims(name, input, dim):
     return dims
 
 
+@parses("amax(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor out=None)")
 def amax(input, dim=(), keepdim=False):
     """Largest elements over ``dim`` (all dims if empty) (see torch.amax)."""
     no_complex_kernel("max_values_cpu", input)
     return Amax.apply(input, dim=_extremum_dims("amax", input, dim), keepdim=keepdim)
 
 
+@parses("amin(Tensor input, int[1] dim=None, bool keepdim=False, *, Tensor out=None)")
 def amin(input, dim=(), keepdim=False):
     """Smallest elements over ``dim`` (see torch.amin)."""
     no_complex_kernel("min_values_cpu", input)
     return Amin.apply(input, dim=_extremum_dims("amin", input, dim), keepdim=keepdim)
 
 
+@parses("aminmax(Tensor input, *, int? dim=None, bool keepdim=False, Tensor[2] out=None)")
 def aminmax(input, *, dim=None, keepdim=False):
     """(min, max) over all elements or along ``dim`` (see torch.aminmax)."""
     no_complex_kernel("aminmax_cpu", input)
@@ -525,16 +535,20 @@ def _arg(op, name, input, dim, keepdim):
     return op.apply(input, dim=dim, keepdim=keepdim)
 
 
+@parses("argmax(Tensor input, int? dim=None, bool keepdim=False, *, Tensor out=None)")
 def argmax(input, dim=None, keepdim=False):
     """Index of the largest element, flat or along ``dim`` (see torch.argmax)."""
     return _arg(Argmax, "argmax", input, dim, keepdim)
 
 
+@parses("argmin(Tensor input, int? dim=None, bool keepdim=False, *, Tensor out=None)")
 def argmin(input, dim=None, keepdim=False):
     """Index of the smallest element (see torch.argmin)."""
     return _arg(Argmin, "argmin", input, dim, keepdim)
 
 
+@parses("median(Tensor input)",
+        "median(Tensor input, int dim, bool keepdim=False, *, Tensor[2] out=None)")
 def median(input, dim=None, keepdim=False):
     """Lower median of all elements, or (values, indices) along ``dim`` (see torch.median)."""
     no_complex_kernel("median_cpu" if dim is None else "median_out", input)
@@ -544,6 +558,8 @@ def median(input, dim=None, keepdim=False):
     return return_types.median(MedianDim.apply(input, dim=dim, keepdim=keepdim))
 
 
+@parses("nanmedian(Tensor input)",
+        "nanmedian(Tensor input, int dim, bool keepdim=False, *, Tensor[2] out=None)")
 def nanmedian(input, dim=None, keepdim=False):
     """median ignoring NaN (see torch.nanmedian)."""
     no_complex_kernel("median_cpu" if dim is None else "median_out", input)
@@ -553,6 +569,7 @@ def nanmedian(input, dim=None, keepdim=False):
     return return_types.nanmedian(NanmedianDim.apply(input, dim=dim, keepdim=keepdim))
 
 
+@parses("mode(Tensor input, int dim=-1, bool keepdim=False, *, Tensor[2] out=None)")
 def mode(input, dim=-1, keepdim=False):
     """Most frequent value along ``dim`` and an index of it (see torch.mode)."""
     no_complex_kernel("mode_cpu", input)
@@ -560,6 +577,7 @@ def mode(input, dim=-1, keepdim=False):
     return return_types.mode(Mode.apply(input, dim=dim, keepdim=keepdim))
 
 
+@parses("kthvalue(Tensor input, SymInt k, int dim=-1, bool keepdim=False, *, Tensor[2] out=None)")
 def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along ``dim`` and its index (see torch.kthvalue)."""
     no_complex_kernel("kthvalue_cpu", input)
@@ -575,25 +593,14 @@ class SelectionMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def max(self, dim=None, keepdim=False, *, other=None):
-        return max(self, dim, keepdim, other=other)
-    def min(self, dim=None, keepdim=False, *, other=None):
-        return min(self, dim, keepdim, other=other)
-    def amax(self, dim=(), keepdim=False):
-        return amax(self, dim, keepdim)
-    def amin(self, dim=(), keepdim=False):
-        return amin(self, dim, keepdim)
-    def aminmax(self, *, dim=None, keepdim=False):
-        return aminmax(self, dim=dim, keepdim=keepdim)
-    def argmax(self, dim=None, keepdim=False):
-        return argmax(self, dim, keepdim)
-    def argmin(self, dim=None, keepdim=False):
-        return argmin(self, dim, keepdim)
-    def median(self, dim=None, keepdim=False):
-        return median(self, dim, keepdim)
-    def nanmedian(self, dim=None, keepdim=False):
-        return nanmedian(self, dim, keepdim)
-    def mode(self, dim=-1, keepdim=False):
-        return mode(self, dim, keepdim)
-    def kthvalue(self, k, dim=-1, keepdim=False):
-        return kthvalue(self, k, dim, keepdim)
+    max = tensor_method(max)
+    min = tensor_method(min)
+    amax = tensor_method(amax)
+    amin = tensor_method(amin)
+    aminmax = tensor_method(aminmax)
+    argmax = tensor_method(argmax)
+    argmin = tensor_method(argmin)
+    median = tensor_method(median)
+    nanmedian = tensor_method(nanmedian)
+    mode = tensor_method(mode)
+    kthvalue = tensor_method(kthvalue)

@@ -3,12 +3,13 @@
 Views share memory with their input, as in PyTorch; their vjps are views or sums of the incoming gradient.
 """
 
-import warnings
 
 import numpy as np
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import to_device
 from ndgrad._dtype import legacy_type_name
+from ndgrad._warnings import warn
 from ndgrad.ops._broadcast import sum_to
 from ndgrad.ops._op import SHAPE, Op
 
@@ -144,7 +145,7 @@ class Permute(Op):
     formula = "grad_self = grad.permute(inverse of dims)"
     @staticmethod
     def vjp(ctx, grad):
-        return (grad.permute(*np.argsort(ctx.dims).tolist()),)
+        return (grad.permute(np.argsort(ctx.dims).tolist()),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -427,9 +428,8 @@ class ToCopy(Op):
 
 # ---- the functions users call ----------------------------------------------------------------------------------
 def _size_args(shape):
-    """Accept both ``view(2, 3)`` and ``view((2, 3))``."""
-    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-        shape = shape[0]
+    """A size or dims argument (a list, tuple or Size of ints: the parser turned ``view(2, 3)`` into one) as a
+    tuple."""
     return tuple(int(s) for s in shape)
 
 
@@ -465,6 +465,7 @@ def view(input, shape):
         ) from None
 
 
+@parses("reshape(Tensor input, SymInt[] shape)")
 def reshape(input, shape):
     """A view when the layout allows, else a copy (see torch.reshape)."""
     shape = _infer_shape(shape, input.numel())
@@ -476,6 +477,7 @@ def reshape(input, shape):
         return UnsafeView.apply(clone(input), shape=shape)
 
 
+@parses("flatten(Tensor input, int start_dim=0, int end_dim=-1)")
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims start_dim..end_dim into one (see torch.flatten)."""
     if input.ndim == 0:
@@ -489,17 +491,20 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, shape[:start] + (-1,) + shape[end + 1 :])
 
 
+@parses("transpose(Tensor input, int dim0, int dim1)")
 def transpose(input, dim0, dim1):
     ndim = input.ndim
     return Transpose.apply(input, dim0=wrap_dim(dim0, ndim), dim1=wrap_dim(dim1, ndim))
 
 
+@parses("t(Tensor input)")
 def t(input):
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     return T.apply(input)
 
 
+@parses("permute(Tensor input, int[] dims)")
 def permute(input, dims):
     dims = _size_args(dims)
     if len(dims) != input.ndim:
@@ -513,14 +518,15 @@ def permute(input, dims):
 def reverse_dims(input):
     """Tensor.T: all dims in reverse order."""
     if input.ndim == 0:
-        warnings.warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
-                      UserWarning, stacklevel=3)
+        warn("Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.",
+                      UserWarning,
+        )
     elif input.ndim != 2:
-        warnings.warn(
+        warn(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
             "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
             "`x.permute(*ndgrad.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
-            UserWarning, stacklevel=3,
+            UserWarning,
         )
     return Permute.apply(input, dims=tuple(range(input.ndim - 1, -1, -1)))
 
@@ -528,7 +534,7 @@ def reverse_dims(input):
 def conjugate_transpose(input):
     """Tensor.H: the conjugate transpose of a matrix."""
     if input.ndim == 0:
-        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=3)
+        warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", UserWarning)
         return input.conj()
     if input.ndim != 2:
         advice = " For batches of matrices, consider using tensor.mH" if input.ndim > 2 else ""
@@ -538,12 +544,16 @@ def conjugate_transpose(input):
     return transpose(input, 0, 1).conj()
 
 
+@parses("squeeze(Tensor input)",
+        "squeeze(Tensor input, int dim)",
+        "squeeze(Tensor input, int[] dim)")
 def squeeze(input, dim=None):
     if dim is None:
         return Squeeze.apply(input)
     return (SqueezeDim if isinstance(dim, int) else SqueezeDims).apply(input, dims=normalize_dims(dim, input.ndim))
 
 
+@parses("unsqueeze(Tensor input, int dim)")
 def unsqueeze(input, dim):
     return Unsqueeze.apply(input, dim=wrap_dim(dim, input.ndim + 1))
 
@@ -571,21 +581,25 @@ def expand(input, sizes):
     return Expand.apply(input, shape=target)
 
 
+@parses("broadcast_to(Tensor input, SymInt[] size)")
 def broadcast_to(input, size):
     """``input`` broadcast to ``size`` without copying (see torch.broadcast_to)."""
     return expand(input, size)
 
 
+@parses("swapaxes(Tensor input, int axis0, int axis1)")
 def swapaxes(input, axis0, axis1):
     """Swap two dims; NumPy's name for transpose (see torch.swapaxes)."""
     return transpose(input, axis0, axis1)
 
 
+@parses("swapdims(Tensor input, int dim0, int dim1)")
 def swapdims(input, dim0, dim1):
     """Swap two dims (see torch.swapdims)."""
     return transpose(input, dim0, dim1)
 
 
+@parses("adjoint(Tensor input)")
 def adjoint(input):
     """The conjugate transpose of the last two dims (see torch.adjoint)."""
     return _matrix_transpose(input, "adjoint()", "tensor.adjoint()", conjugate=True)
@@ -596,7 +610,7 @@ def _matrix_transpose(input, name, spelled, conjugate=False):
     with PyTorch's warning."""
     if input.ndim == 0:
         advice = "This function is the identity in these cases." if name == "Tensor.mT" else "Consider using x.conj()."
-        warnings.warn(f"{name} is deprecated on 0-D tensors. {advice}", UserWarning, stacklevel=3)
+        warn(f"{name} is deprecated on 0-D tensors. {advice}", UserWarning)
         return input.conj() if conjugate else input
     if input.ndim < 2:
         raise RuntimeError(f"{spelled} is only supported on matrices or batches of matrices. Got 1-D tensor.")
@@ -604,6 +618,8 @@ def _matrix_transpose(input, name, spelled, conjugate=False):
     return result.conj() if conjugate else result
 
 
+@parses("movedim(Tensor input, int source, int destination)",
+        "movedim(Tensor input, int[] source, int[] destination)")
 def movedim(input, source, destination):
     """Move dims from ``source`` to ``destination`` positions, keeping the others in order (see torch.movedim)."""
     source = [source] if isinstance(source, int) else list(source)
@@ -627,11 +643,14 @@ def movedim(input, source, destination):
     return Permute.apply(input, dims=order)
 
 
+@parses("moveaxis(Tensor input, int source, int destination)",
+        "moveaxis(Tensor input, int[] source, int[] destination)")
 def moveaxis(input, source, destination):
     """NumPy's name for movedim (see torch.moveaxis)."""
     return movedim(input, source, destination)
 
 
+@parses("unflatten(Tensor input, int dim, SymInt[] sizes)")
 def unflatten(input, dim, sizes):
     """Split dim ``dim`` into ``sizes`` (one may be -1) (see torch.unflatten)."""
     sizes = tuple(sizes)
@@ -658,11 +677,13 @@ def unflatten(input, dim, sizes):
     return view(input, input.shape[:dim] + sizes + input.shape[dim + 1 :])
 
 
+@parses("ravel(Tensor input)")
 def ravel(input):
     """All elements in one dim: a view of a contiguous input, else a copy (see torch.ravel)."""
     return view(input.contiguous(), (-1,))
 
 
+@parses("diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1)")
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """A view of the diagonal of dims dim1 and dim2, shifted by ``offset`` (see torch.diagonal)."""
     first, second = wrap_dim(dim1, input.ndim), wrap_dim(dim2, input.ndim)
@@ -671,6 +692,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     return Diagonal.apply(input, offset=offset, dim1=first, dim2=second)
 
 
+@parses("clone(Tensor input, *, MemoryFormat? memory_format=None)")
 def clone(input):
     return Clone.apply(input)
 
@@ -689,7 +711,7 @@ def warn_complex_to_real():
     """PyTorch's warning for a cast that drops imaginary parts; like PyTorch's, given once per process."""
     if not _Warned.complex_to_real:
         _Warned.complex_to_real = True
-        warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=4)
+        warn("Casting complex values to real discards the imaginary part", UserWarning)
 
 
 class ShapeMethods:
@@ -697,16 +719,11 @@ class ShapeMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def reshape(self, *shape):
-        return reshape(self, shape)
-    def view(self, *shape):
-        return view(self, shape)
-    def flatten(self, start_dim=0, end_dim=-1):
-        return flatten(self, start_dim, end_dim)
-    def transpose(self, dim0, dim1):
-        return transpose(self, dim0, dim1)
-    def permute(self, *dims):
-        return permute(self, dims)
+    reshape = tensor_method(reshape, "reshape(SymInt[] shape)")
+    view = tensor_method(view, "view(ScalarType dtype)", "view(SymInt[] size)")
+    flatten = tensor_method(flatten)
+    transpose = tensor_method(transpose)
+    permute = tensor_method(permute)
     def t(self):
         return t(self)
     @property
@@ -723,31 +740,28 @@ class ShapeMethods:
         return conjugate_transpose(self)
     def adjoint(self):
         return adjoint(self)
-    def squeeze(self, dim=None):
-        return squeeze(self, dim)
-    def unsqueeze(self, dim):
-        return unsqueeze(self, dim)
-    def expand(self, *sizes):
-        return expand(self, sizes)
+    squeeze = tensor_method(squeeze)
+    unsqueeze = tensor_method(unsqueeze)
+    expand = tensor_method(expand, "expand(SymInt[] size, *, bool implicit=False)")
+    @parses_method("expand_as(Tensor other)")
     def expand_as(self, other):
         return expand(self, other.shape)
+    @parses_method("view_as(Tensor other)")
     def view_as(self, other):
         return view(self, other.shape)
+    @parses_method("reshape_as(Tensor other)")
     def reshape_as(self, other):
         return reshape(self, other.shape)
-    def broadcast_to(self, size):
-        return broadcast_to(self, size)
-    def swapaxes(self, axis0, axis1):
-        return swapaxes(self, axis0, axis1)
-    def swapdims(self, dim0, dim1):
-        return swapdims(self, dim0, dim1)
-    def movedim(self, source, destination):
-        return movedim(self, source, destination)
+    broadcast_to = tensor_method(broadcast_to)
+    swapaxes = tensor_method(swapaxes)
+    swapdims = tensor_method(swapdims)
+    movedim = tensor_method(movedim)
+    @parses_method("moveaxis(int source, int destination)",
+                   "moveaxis(int[] source, int[] destination)")
     def moveaxis(self, source, destination):
         return movedim(self, source, destination)
     def unflatten(self, dim, sizes):
         return unflatten(self, dim, sizes)
     def ravel(self):
         return ravel(self)
-    def diagonal(self, offset=0, dim1=0, dim2=1):
-        return diagonal(self, offset, dim1, dim2)
+    diagonal = tensor_method(diagonal)

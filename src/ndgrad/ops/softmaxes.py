@@ -1,7 +1,8 @@
 """Softmax, log_softmax and softmin along a dim: primitives for numerical stability; gumbel_softmax, a composite."""
 
-import warnings
 
+from ndgrad._argument_parser import parses, tensor_method
+from ndgrad._warnings import warn
 from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.shape import wrap_dim
@@ -83,12 +84,11 @@ class SafeSoftmax(Softmax):
 
 
 # ---- the functions users call ------------------------------------------------------------------------------
-def _implicit_dim(name, ndim, stacklevel):
+def _implicit_dim(name, ndim):
     """F.softmax without a dim: PyTorch's legacy choice, with its warning."""
-    warnings.warn(
+    warn(
         f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
         UserWarning,
-        stacklevel=stacklevel + 1,
     )
     return 0 if ndim in (0, 1, 3) else 1
 
@@ -103,41 +103,43 @@ def _run(op, kernel, input, dim, dtype):
     return op.apply(input, dim=wrap_dim(dim, max(input.ndim, 1)))
 
 
-def _check_dim(function, dim):
-    if not isinstance(dim, int) or isinstance(dim, bool):
-        raise TypeError(f"{function}(): argument 'dim' (position 2) must be int, not {type(dim).__name__}")
-
-
-def softmax(input, dim=None, _stacklevel=3, dtype=None):
-    """exp(input) / sum(exp(input)) along ``dim`` (see torch.softmax and torch.nn.functional.softmax)."""
-    if dim is None:
-        dim = _implicit_dim("softmax", input.ndim, _stacklevel)
-    _check_dim("softmax", dim)
+@parses("softmax(Tensor input, int dim, ScalarType? dtype=None, *, Tensor out=None)")
+def softmax(input, dim, dtype=None):
+    """exp(input) / sum(exp(input)) along ``dim`` (see torch.softmax)."""
     return _run(Softmax, "softmax_lastdim_kernel_impl", input, dim, dtype)
 
 
-def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
-    """input - logsumexp(input) along ``dim`` (see torch.log_softmax and torch.nn.functional.log_softmax)."""
-    if dim is None:
-        dim = _implicit_dim("log_softmax", input.ndim, _stacklevel)
-    _check_dim("log_softmax", dim)
+@parses("log_softmax(Tensor input, int dim, ScalarType? dtype=None, *, Tensor out=None)")
+def log_softmax(input, dim, dtype=None):
+    """input - logsumexp(input) along ``dim`` (see torch.log_softmax)."""
     return _run(LogSoftmax, "log_softmax_lastdim_kernel_impl", input, dim, dtype)
+
+
+def functional_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """torch.nn.functional.softmax: Tensor.softmax, along the legacy implicit dim (with a warning) if none.
+    ``_stacklevel`` is taken and unused: ndgrad points its warnings at the user's line by itself."""
+    if dim is None:
+        dim = _implicit_dim("softmax", input.dim())
+    return input.softmax(dim) if dtype is None else input.softmax(dim, dtype=dtype)
+
+
+def functional_log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """torch.nn.functional.log_softmax: Tensor.log_softmax, along the legacy implicit dim if none."""
+    if dim is None:
+        dim = _implicit_dim("log_softmax", input.dim())
+    return input.log_softmax(dim) if dtype is None else input.log_softmax(dim, dtype=dtype)
 
 
 def safe_softmax(input, dim, dtype=None):
     """softmax along ``dim``, 0 where every input along it is -inf (see torch._safe_softmax)."""
-    _check_dim("_safe_softmax", dim)
     return _run(SafeSoftmax, "softmax_lastdim_kernel_impl", input, dim, dtype)
 
 
 def softmin(input, dim=None, _stacklevel=3, dtype=None):
     """softmax(-input) along ``dim`` (see torch.nn.functional.softmin); recorded as SoftmaxBackward0."""
     if dim is None:
-        dim = _implicit_dim("softmin", input.ndim, _stacklevel)
-    _check_dim("softmax", dim)
-    if dtype is not None:
-        input = input.to(dtype)
-    return _run(Softmax, "softmax_lastdim_kernel_impl", -input, dim, None)
+        dim = _implicit_dim("softmin", input.dim())
+    return (-input).softmax(dim) if dtype is None else (-input).softmax(dim, dtype=dtype)
 
 
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
@@ -146,7 +148,7 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     from ndgrad._creation import _RandomState, zeros_like
 
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        warn("`eps` parameter is deprecated and has no effect.")
     if not logits.dtype.is_floating_point:  # torch draws the noise in logits' dtype
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {logits.dtype.title}")
@@ -165,7 +167,5 @@ class SoftmaxMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def softmax(self, dim, dtype=None):
-        return softmax(self, dim, dtype=dtype)
-    def log_softmax(self, dim, dtype=None):
-        return log_softmax(self, dim, dtype=dtype)
+    softmax = tensor_method(softmax)
+    log_softmax = tensor_method(log_softmax)

@@ -5,6 +5,7 @@ divide by its zero pivot, the others raise torch.linalg.LinAlgError with PyTorch
 """
 
 from ndgrad import return_types
+from ndgrad._argument_parser import parses, tensor_method
 from ndgrad.ops import _lapack as lapack
 from ndgrad.ops._linalg_base import check, check_same_dtype, check_square, raise_for_info, singular_inverse
 from ndgrad.ops._op import MATMUL, Op
@@ -284,6 +285,7 @@ def pinv_jvp(A, pinvA, A_t):
 
 
 # ---- the functions users call ------------------------------------------------------------------------------------
+@parses("linalg_inv_ex(Tensor A, *, bool check_errors=False, Tensor[2] out=None)")
 def inv_ex(A, *, check_errors=False):
     """(inverse, info) of each square matrix; info > 0 marks a singular one (see torch.linalg.inv_ex)."""
     check_square("linalg.inv", A)
@@ -293,6 +295,7 @@ def inv_ex(A, *, check_errors=False):
     return result
 
 
+@parses("linalg_inv(Tensor A, *, Tensor out=None)")
 def inv(A):
     """The inverse of each square matrix (see torch.linalg.inv)."""
     inverse, info = inv_ex(A)
@@ -300,6 +303,7 @@ def inv(A):
     return inverse
 
 
+@parses("inverse(Tensor input, *, Tensor out=None)")
 def inverse(input):
     """The inverse of each square matrix (see torch.inverse)."""
     return inv(input)
@@ -309,6 +313,7 @@ def _singular_solver(code):
     return "The solver failed because the input matrix is singular."
 
 
+@parses("linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[2] out=None)")
 def solve_ex(A, B, *, left=True, check_errors=False):
     """(X, info) with A X = B, or X A = B if not ``left``; info > 0 marks a singular A (see torch.linalg.solve_ex)."""
     check_square("linalg.solve", A)
@@ -328,6 +333,7 @@ def solve_ex(A, B, *, left=True, check_errors=False):
     return result
 
 
+@parses("linalg_solve(Tensor A, Tensor B, *, bool left=True, Tensor out=None)")
 def solve(A, B, *, left=True):
     """X with A X = B, or X A = B if not ``left`` (see torch.linalg.solve)."""
     X, info = solve_ex(A, B, left=left)
@@ -338,12 +344,10 @@ def solve(A, B, *, left=True):
 _REQUIRED = object()
 
 
-def solve_triangular(A, B, *, upper=_REQUIRED, left=True, unitriangular=False):
+@parses("linalg_solve_triangular(Tensor input, Tensor B, *, bool upper, bool left=True, bool unitriangular=False, "
+        "Tensor out=None)")
+def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     """X with A X = B (or X A = B) for triangular A (see torch.linalg.solve_triangular)."""
-    check(upper is not _REQUIRED, 'linalg_solve_triangular() missing 1 required positional arguments: "upper"',
-          TypeError)
-    check(isinstance(upper, bool),
-          f"linalg_solve_triangular(): argument 'upper' must be bool, not {type(upper).__name__}", TypeError)
     check_square("linalg.solve_triangular", A)
     check(B.ndim >= 2, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
     if (B.shape[-2] if left else B.shape[-1]) != A.shape[-1]:
@@ -354,6 +358,7 @@ def solve_triangular(A, B, *, upper=_REQUIRED, left=True, unitriangular=False):
     return LinalgSolveTriangular.apply(A, B.to(A.dtype), upper=upper, left=left, unitriangular=unitriangular)
 
 
+@parses("linalg_lstsq(Tensor input, Tensor b, float? rcond=None, *, str? driver=None, Tensor[4] out=None)")
 def lstsq(A, B, rcond=None, *, driver=None):
     """The least-squares solution of A X = B, with what the driver reports (see torch.linalg.lstsq)."""
     check(A.ndim >= 2, "ndgrad.linalg.lstsq: input must have at least 2 dimensions.")
@@ -373,6 +378,10 @@ def lstsq(A, B, rcond=None, *, driver=None):
     return return_types.linalg_lstsq((solution, residuals, rank, singular_values.detach()))
 
 
+@parses("linalg_pinv(Tensor input, *, Tensor? atol=None, Tensor? rtol=None, bool hermitian=False, Tensor out=None)",
+        "linalg_pinv(Tensor input, *, float? atol=None, float? rtol=None, bool hermitian=False, Tensor out=None)",
+        "linalg_pinv(Tensor input, Tensor rcond, bool hermitian=False, *, Tensor out=None)",
+        "linalg_pinv(Tensor input, float rcond, bool hermitian=False, *, Tensor out=None)")
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """The pseudo-inverse of each matrix (see torch.linalg.pinv)."""
     if A.ndim < 2 or not (A.dtype.is_floating_point or A.dtype.is_complex):
@@ -383,6 +392,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     return LinalgPinv.apply(A, atol=atol, rtol=rtol, hermitian=hermitian)
 
 
+@parses("pinverse(Tensor input, float rcond=1e-15)")
 def pinverse(input, rcond=1e-15):
     """The pseudo-inverse, dropping singular values below rcond times the largest (see torch.pinverse)."""
     return pinv(input, rtol=rcond)
@@ -396,5 +406,4 @@ class SolversMethods:
     def inverse(self):
         return inverse(self)
 
-    def pinverse(self, rcond=1e-15):
-        return pinverse(self, rcond)
+    pinverse = tensor_method(pinverse)

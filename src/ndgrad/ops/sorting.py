@@ -4,6 +4,7 @@ Only sort and topk values are differentiable: their gradient goes back to the po
 """
 
 from ndgrad import return_types
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._checks import no_complex, no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.shape import wrap_dim
@@ -177,6 +178,8 @@ class SearchSorted(Op):
 
 
 # ---- the functions users call ----------------------------------------------------------------------------------
+@parses("sort(Tensor input, *, bool? stable, int dim=-1, bool descending=False, Tensor[2] out=None)",
+        "sort(Tensor input, int dim=-1, bool descending=False, *, Tensor[2] out=None)")
 def sort(input, dim=-1, descending=False, stable=None):
     """Sorted values and their indices along ``dim``; equal elements keep their order (see torch.sort)."""
     dim = wrap_dim(dim, input.ndim)
@@ -185,17 +188,21 @@ def sort(input, dim=-1, descending=False, stable=None):
     return return_types.sort(op.apply(input, dim=dim, descending=descending))
 
 
+@parses("argsort(Tensor input, *, bool stable, int dim=-1, bool descending=False, Tensor out=None)",
+        "argsort(Tensor input, int dim=-1, bool descending=False)")
 def argsort(input, dim=-1, descending=False, stable=False):
     """The indices that sort input along ``dim`` (see torch.argsort)."""
     no_complex(input, " Sort does not support complex dtypes on CPU", RuntimeError)
     return ArgSort.apply(input, dim=wrap_dim(dim, input.ndim), descending=descending)
 
 
+@parses("msort(Tensor input, *, Tensor out=None)")
 def msort(input):
     """input sorted along its first dim (see torch.msort)."""
     return sort(input, 0).values
 
 
+@parses("topk(Tensor input, SymInt k, int dim=-1, bool largest=True, bool sorted=True, *, Tensor[2] out=None)")
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (or smallest) elements along ``dim`` and their indices (see torch.topk)."""
     dim = wrap_dim(dim, input.ndim)
@@ -235,16 +242,22 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     return (values, *extra) if extra else values
 
 
+@parses("nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)")
 def nonzero(input, *, out=None, as_tuple=False):
     """The indices of input's nonzero elements (see torch.nonzero)."""
     return NonzeroTuple.apply(input) if as_tuple else Nonzero.apply(input)
 
 
+@parses("argwhere(Tensor input)")
 def argwhere(input):
     """nonzero's indices as rows (see torch.argwhere)."""
     return Nonzero.apply(input)
 
 
+@parses("searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, "
+        "str? side=None, Tensor? sorter=None, Tensor out=None)",
+        "searchsorted(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, "
+        "str? side=None, Tensor? sorter=None, Tensor out=None)")
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
     """Insertion points of input's values into the innermost dim of ``sorted_sequence`` (see torch.searchsorted)."""
     from ndgrad._tensor import Tensor
@@ -274,6 +287,8 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
     return result.reshape(()) if scalar else result
 
 
+@parses("bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor out=None)",
+        "bucketize(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False)")
 def bucketize(input, boundaries, *, out_int32=False, right=False):
     """The bucket of each of input's values between sorted ``boundaries`` (see torch.bucketize)."""
     if boundaries.ndim != 1:
@@ -286,18 +301,17 @@ class SortingMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
-    def sort(self, dim=-1, descending=False, stable=None):
-        return sort(self, dim, descending, stable)
-    def argsort(self, dim=-1, descending=False, stable=False):
-        return argsort(self, dim, descending, stable)
+    sort = tensor_method(sort)
+    argsort = tensor_method(argsort)
     def msort(self):
         return msort(self)
-    def topk(self, k, dim=-1, largest=True, sorted=True):
-        return topk(self, k, dim, largest, sorted)
+    topk = tensor_method(topk)
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         return unique(self, sorted, return_inverse, return_counts, dim)
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         return unique_consecutive(self, return_inverse, return_counts, dim)
+    @parses_method("nonzero()",
+                   "nonzero(*, bool as_tuple)")
     def nonzero(self, *, as_tuple=False):
         return nonzero(self, as_tuple=as_tuple)
     def argwhere(self):

@@ -4,6 +4,7 @@ come from ndgrad.ops._numpy_special, on CuPy arrays from cupyx.scipy.special (sa
 
 import math
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops import _numpy_special
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import BINARY, POSITIVE, UNARY, UNIT, Op
@@ -268,22 +269,27 @@ class XlogyScalarSelf(Op):
 
 
 # ---- the functions users call ---------------------------------------------------------------------------------------
+@parses("erf(Tensor input, *, Tensor out=None)")
 def erf(input):
     return Erf.apply(_real_only(input, "erf_vml_cpu"))
 
 
+@parses("erfc(Tensor input, *, Tensor out=None)")
 def erfc(input):
     return Erfc.apply(_real_only(input, "erfc_vml_cpu"))
 
 
+@parses("erfinv(Tensor input, *, Tensor out=None)")
 def erfinv(input):
     return Erfinv.apply(_real_only(input, "erfinv_vml_cpu"))
 
 
+@parses("lgamma(Tensor input, *, Tensor out=None)")
 def lgamma(input):
     return Lgamma.apply(_real_only(input, "lgamma_vml_cpu"))
 
 
+@parses("digamma(Tensor input, *, Tensor out=None)")
 def digamma(input):
     return Digamma.apply(_real_only(input, "digamma"))
 
@@ -299,22 +305,25 @@ def _polygamma_kernel(n):
 
 
 def _check_polygamma_order(n):
-    if not isinstance(n, int) or isinstance(n, bool):
-        raise TypeError(f"polygamma(): argument 'n' (position 1) must be int, not {type(n).__name__}")
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
 
 
+@parses("polygamma(int n, Tensor input, *, Tensor out=None)")
 def polygamma(n, input):
     """The n-th derivative of digamma (see torch.polygamma)."""
     _check_polygamma_order(n)
     return Polygamma.apply(_real_only(input, _polygamma_kernel(n)), n=n)
 
 
+@parses("sinc(Tensor input, *, Tensor out=None)")
 def sinc(input):
     return Sinc.apply(input)
 
 
+@parses("xlogy(Tensor input, Tensor other, *, Tensor out=None)",
+        "xlogy(Scalar self, Tensor other, *, Tensor out=None)",
+        "xlogy(Tensor input, Scalar other, *, Tensor out=None)")
 def xlogy(input, other):
     """input * log(other), 0 where input is 0; either side may be a number (see torch.xlogy)."""
     from ndgrad._tensor import Tensor  # the tensor module imports this one
@@ -335,18 +344,23 @@ def xlogy(input, other):
 
 
 # In-place forms: they write into ``input``, which keeps its dtype (see Op.apply_).
+@parses("erf_(Tensor input)")
 def erf_(input):
     return Erf.apply_(_real_only(input, "erf_vml_cpu"))
 
 
+@parses("erfc_(Tensor input)")
 def erfc_(input):
     return Erfc.apply_(_real_only(input, "erfc_vml_cpu"))
 
 
+@parses("sinc_(Tensor input)")
 def sinc_(input):
     return Sinc.apply_(input)
 
 
+@parses("xlogy_(Tensor input, Tensor other)",
+        "xlogy_(Tensor input, Scalar other)")
 def xlogy_(input, other):
     no_complex_kernel("xlogy_cpu", input, other)
     if hasattr(other, "_data"):
@@ -369,12 +383,12 @@ class SpecialMethods:
         return lgamma(self)
     def digamma(self):
         return digamma(self)
+    @parses_method("polygamma(int n)")
     def polygamma(self, n):
         return polygamma(n, self)
     def sinc(self):
         return sinc(self)
-    def xlogy(self, other):
-        return xlogy(self, other)
+    xlogy = tensor_method(xlogy)
 
     def erf_(self):
         return erf_(self)
@@ -386,10 +400,10 @@ class SpecialMethods:
         return Lgamma.apply_(_real_only(self, "lgamma_vml_cpu"))
     def digamma_(self):
         return Digamma.apply_(_real_only(self, "digamma"))
+    @parses_method("polygamma_(int n)")
     def polygamma_(self, n):
         _check_polygamma_order(n)
         return PolygammaInPlace.apply_(_real_only(self, _polygamma_kernel(n)), n=n)
     def sinc_(self):
         return sinc_(self)
-    def xlogy_(self, other):
-        return xlogy_(self, other)
+    xlogy_ = tensor_method(xlogy_)

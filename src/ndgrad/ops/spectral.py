@@ -5,6 +5,7 @@ A primitive takes PyTorch's ``normalization``: 0 scales by nothing, 1 by 1/sqrt(
 points transformed). c2c runs forward (exp(-i...)) or backward; r2c always runs forward and c2r backward.
 """
 
+from ndgrad._argument_parser import parses
 from ndgrad._device import array_namespace
 from ndgrad._dtype import get_default_dtype
 from ndgrad.ops._op import UNARY, Op
@@ -130,11 +131,6 @@ def _check_size(n):
         raise RuntimeError(f"Invalid number of data points ({n}) specified")
 
 
-def _check_int(function, name, value):
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"fft_{function}(): argument '{name}' must be int, not {type(value).__name__}")
-
-
 def _promoted(input, require_complex=False):
     """Integer inputs in the default float dtype; with ``require_complex``, real inputs as complex."""
     if input.dtype.is_complex:
@@ -163,12 +159,9 @@ def _resized(input, dims, sizes):
 
 
 def _one_dim(function, input, n, dim):
-    _check_int(function, "dim", dim)
     if input.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
     dim = wrap_dim(dim, input.ndim)
-    if n is not None:
-        _check_int(function, "n", n)
     return dim
 
 
@@ -232,6 +225,7 @@ def _c2r(function, input, n, dim, norm, forward):
     return FftC2R.apply(input, dim=(dim,), normalization=_normalization(norm, forward), last_dim_size=size)
 
 
+@parses("fft_fft(Tensor input, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor out=None)")
 def fft(input, n=None, dim=-1, norm=None):
     """The discrete Fourier transform along ``dim`` (see torch.fft.fft)."""
     if input.dtype.is_complex:
@@ -239,6 +233,7 @@ def fft(input, n=None, dim=-1, norm=None):
     return _r2c("fft", input, n, dim, norm, True, onesided=False)
 
 
+@parses("fft_ifft(Tensor input, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor out=None)")
 def ifft(input, n=None, dim=-1, norm=None):
     """The inverse discrete Fourier transform along ``dim`` (see torch.fft.ifft)."""
     if input.dtype.is_complex:
@@ -246,21 +241,25 @@ def ifft(input, n=None, dim=-1, norm=None):
     return _r2c("ifft", input, n, dim, norm, False, onesided=False)
 
 
+@parses("fft_rfft(Tensor input, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor out=None)")
 def rfft(input, n=None, dim=-1, norm=None):
     """The transform of a real signal: the n // 2 + 1 non-negative frequencies (see torch.fft.rfft)."""
     return _r2c("rfft", input, n, dim, norm, True, onesided=True)
 
 
+@parses("fft_irfft(Tensor input, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor out=None)")
 def irfft(input, n=None, dim=-1, norm=None):
     """The inverse of rfft: a real signal of n points (default 2 (m - 1)) (see torch.fft.irfft)."""
     return _c2r("irfft", input, n, dim, norm, False)
 
 
+@parses("fft_hfft(Tensor input, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor out=None)")
 def hfft(input, n=None, dim=-1, norm=None):
     """The transform of a Hermitian-symmetric signal given by its first half: a real spectrum (see torch.fft.hfft)."""
     return _c2r("hfft", input, n, dim, norm, True)
 
 
+@parses("fft_ihfft(Tensor input, SymInt? n=None, int dim=-1, str? norm=None, *, Tensor out=None)")
 def ihfft(input, n=None, dim=-1, norm=None):
     """The inverse of hfft: the first half of a Hermitian-symmetric signal (see torch.fft.ihfft)."""
     return _r2c("ihfft", input, n, dim, norm, False, onesided=True)
@@ -276,26 +275,31 @@ def _c2c_n(input, s, dim, norm, forward):
     return FftC2C.apply(input, dim=dims, normalization=_normalization(norm, forward), forward=forward)
 
 
+@parses("fft_fftn(Tensor input, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor out=None)")
 def fftn(input, s=None, dim=None, norm=None):
     """The n-dimensional discrete Fourier transform over ``dim`` (default all) (see torch.fft.fftn)."""
     return _c2c_n(input, s, dim, norm, True)
 
 
+@parses("fft_ifftn(Tensor input, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor out=None)")
 def ifftn(input, s=None, dim=None, norm=None):
     """The n-dimensional inverse transform (see torch.fft.ifftn)."""
     return _c2c_n(input, s, dim, norm, False)
 
 
+@parses("fft_fft2(Tensor input, SymInt[1]? s=None, int[1] dim={-2,-1}, str? norm=None, *, Tensor out=None)")
 def fft2(input, s=None, dim=(-2, -1), norm=None):
     """fftn over the last two dims (see torch.fft.fft2)."""
     return fftn(input, s, dim, norm)
 
 
+@parses("fft_ifft2(Tensor input, SymInt[1]? s=None, int[1] dim={-2,-1}, str? norm=None, *, Tensor out=None)")
 def ifft2(input, s=None, dim=(-2, -1), norm=None):
     """ifftn over the last two dims (see torch.fft.ifft2)."""
     return ifftn(input, s, dim, norm)
 
 
+@parses("fft_rfftn(Tensor input, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor out=None)")
 def rfftn(input, s=None, dim=None, norm=None):
     """The n-dimensional transform of a real signal, one-sided along the last of ``dim`` (see torch.fft.rfftn)."""
     if input.dtype.is_complex:
@@ -308,6 +312,7 @@ def rfftn(input, s=None, dim=None, norm=None):
     return FftR2C.apply(input, dim=dims, normalization=_normalization(norm, True), onesided=True)
 
 
+@parses("fft_irfftn(Tensor input, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor out=None)")
 def irfftn(input, s=None, dim=None, norm=None):
     """The inverse of rfftn: a real signal (see torch.fft.irfftn)."""
     return _c2r_n("irfftn", input, s, dim, norm, forward=False)
@@ -331,11 +336,13 @@ def _c2r_n(function, input, s, dim, norm, forward):
     return FftC2R.apply(input, dim=dims, normalization=normalization, last_dim_size=last)
 
 
+@parses("fft_hfftn(Tensor input, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor out=None)")
 def hfftn(input, s=None, dim=None, norm=None):
     """The n-dimensional transform of a Hermitian-symmetric signal: a real spectrum (see torch.fft.hfftn)."""
     return _c2r_n("hfftn", input, s, dim, norm, forward=True)
 
 
+@parses("fft_ihfftn(Tensor input, SymInt[1]? s=None, int[1]? dim=None, str? norm=None, *, Tensor out=None)")
 def ihfftn(input, s=None, dim=None, norm=None):
     """The inverse of hfftn: the one-sided inverse transform of a real signal (see torch.fft.ihfftn)."""
     if input.dtype.is_complex:
@@ -352,33 +359,39 @@ def ihfftn(input, s=None, dim=None, norm=None):
     return FftC2C.apply(result, dim=dims[:-1], normalization=normalization, forward=False)
 
 
+@parses("fft_rfft2(Tensor input, SymInt[1]? s=None, int[1] dim={-2,-1}, str? norm=None, *, Tensor out=None)")
 def rfft2(input, s=None, dim=(-2, -1), norm=None):
     """rfftn over the last two dims (see torch.fft.rfft2)."""
     return rfftn(input, s, dim, norm)
 
 
+@parses("fft_irfft2(Tensor input, SymInt[1]? s=None, int[1] dim={-2,-1}, str? norm=None, *, Tensor out=None)")
 def irfft2(input, s=None, dim=(-2, -1), norm=None):
     """irfftn over the last two dims (see torch.fft.irfft2)."""
     return irfftn(input, s, dim, norm)
 
 
+@parses("fft_hfft2(Tensor input, SymInt[1]? s=None, int[1] dim={-2,-1}, str? norm=None, *, Tensor out=None)")
 def hfft2(input, s=None, dim=(-2, -1), norm=None):
     """hfftn over the last two dims (see torch.fft.hfft2)."""
     return hfftn(input, s, dim, norm)
 
 
+@parses("fft_ihfft2(Tensor input, SymInt[1]? s=None, int[1] dim={-2,-1}, str? norm=None, *, Tensor out=None)")
 def ihfft2(input, s=None, dim=(-2, -1), norm=None):
     """ihfftn over the last two dims (see torch.fft.ihfft2)."""
     return ihfftn(input, s, dim, norm)
 
 
 # ---- frequencies and shifts -------------------------------------------------------------------------------------
+@parses("fft_fftshift(Tensor input, int[1]? dim=None)")
 def fftshift(input, dim=None):
     """The zero frequency moved to the middle of ``dim`` (default all dims): a roll by n // 2 (see
     torch.fft.fftshift)."""
     return _shift(input, dim, lambda n: n // 2)
 
 
+@parses("fft_ifftshift(Tensor input, int[1]? dim=None)")
 def ifftshift(input, dim=None):
     """The inverse of fftshift: a roll by (n + 1) // 2 back (see torch.fft.ifftshift)."""
     return _shift(input, dim, lambda n: (n + 1) // 2)
@@ -389,12 +402,16 @@ def _shift(input, dim, amount):
     return roll(input, tuple(amount(input.shape[wrap_dim(d, input.ndim)]) for d in dims), dims)
 
 
+@parses("fft_fftfreq(int n, float d=1.0, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def fftfreq(n, d=1.0, *, dtype=None, device=None, requires_grad=False):
     """The sample frequencies of an n-point transform: 0, 1, ..., then the negative ones, over d n (see
     torch.fft.fftfreq)."""
     return _frequencies("fftfreq", n, n, d, dtype, device, requires_grad)
 
 
+@parses("fft_rfftfreq(int n, float d=1.0, *, Tensor out=None, ScalarType? dtype=None, Layout? layout=None, "
+        "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def rfftfreq(n, d=1.0, *, dtype=None, device=None, requires_grad=False):
     """The n // 2 + 1 non-negative sample frequencies of an n-point rfft (see torch.fft.rfftfreq)."""
     return _frequencies("rfftfreq", n // 2 + 1, n, d, dtype, device, requires_grad)

@@ -3,6 +3,7 @@ sliding windows (unfold). Several pieces come from one op and share its node, as
 
 from itertools import accumulate
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._op import SHAPE, Op
 from ndgrad.ops.joining import cat, stack
 from ndgrad.ops.shape import Select, Slice, wrap_dim
@@ -137,6 +138,7 @@ def unfold(input, dimension, size, step):
     return Unfold.apply(input, dimension=dimension, size=size, step=step)
 
 
+@parses("unbind(Tensor input, int dim=0)")
 def unbind(input, dim=0):
     """The slices along ``dim``, as a tuple of views (see torch.unbind)."""
     dim = wrap_dim(dim, input.ndim)
@@ -162,6 +164,7 @@ def split(tensor, split_size_or_sections, dim=0):
     return Split.apply(tensor, split_size=split_size, dim=dim)
 
 
+@parses("split_with_sizes(Tensor input, SymInt[] split_sizes, int dim=0)")
 def split_with_sizes(input, split_sizes, dim=0):
     """Pieces of the given sizes along ``dim``, as views (see torch.split_with_sizes)."""
     split_sizes = tuple(int(s) for s in split_sizes)
@@ -181,6 +184,7 @@ def split_with_sizes(input, split_sizes, dim=0):
     return SplitWithSizes.apply(input, split_sizes=split_sizes, dim=dim)
 
 
+@parses("chunk(Tensor input, int chunks, int dim=0)")
 def chunk(input, chunks, dim=0):
     """At most ``chunks`` pieces of equal size (the last may be smaller), as views (see torch.chunk)."""
     if input.ndim == 0:
@@ -194,6 +198,9 @@ def chunk(input, chunks, dim=0):
     return split(input, -(-size // chunks), dim)
 
 
+@parses("tensor_split(Tensor input, SymInt[] indices, int dim=0)",
+        "tensor_split(Tensor input, Tensor tensor_indices_or_sections, int dim=0)",
+        "tensor_split(Tensor input, SymInt sections, int dim=0)")
 def tensor_split(input, indices_or_sections, dim=0):
     """Pieces from a number of sections or a list of split indices, as views (see torch.tensor_split)."""
     if input.ndim == 0:
@@ -246,21 +253,29 @@ def _split_along(name, input, indices_or_sections, least, dim):
     return tensor_split(input, indices_or_sections, dim)
 
 
+@parses("hsplit(Tensor input, int sections)",
+        "hsplit(Tensor input, int[] indices)")
 def hsplit(input, indices_or_sections):
     """tensor_split along dim 1 (dim 0 of a 1-d tensor) (see torch.hsplit)."""
     return _split_along("hsplit", input, indices_or_sections, 1, 0 if input.ndim == 1 else 1)
 
 
+@parses("vsplit(Tensor input, int sections)",
+        "vsplit(Tensor input, int[] indices)")
 def vsplit(input, indices_or_sections):
     """tensor_split along dim 0 of a tensor with at least 2 dims (see torch.vsplit)."""
     return _split_along("vsplit", input, indices_or_sections, 2, 0)
 
 
+@parses("dsplit(Tensor input, int sections)",
+        "dsplit(Tensor input, int[] indices)")
 def dsplit(input, indices_or_sections):
     """tensor_split along dim 2 of a tensor with at least 3 dims (see torch.dsplit)."""
     return _split_along("dsplit", input, indices_or_sections, 3, 2)
 
 
+@parses("narrow(Tensor input, int dim, Tensor start, SymInt length)",
+        "narrow(Tensor input, int dim, SymInt start, SymInt length)")
 def narrow(input, dim, start, length):
     """A view of ``length`` elements from ``start`` along ``dim`` (see torch.narrow)."""
     if input.ndim == 0:
@@ -279,6 +294,7 @@ def narrow(input, dim, start, length):
     return Slice.apply(input, dim=dim, start=start, stop=start + length, step=1)
 
 
+@parses("select(Tensor input, int dim, SymInt index)")
 def select(input, dim, index):
     """A view of ``input`` at ``index`` along ``dim``, without that dim (see torch.select)."""
     if input.ndim == 0:
@@ -298,25 +314,17 @@ class SplittingMethods:
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
+    @parses_method("unfold(int dimension, int size, int step)")
     def unfold(self, dimension, size, step):
         return unfold(self, dimension, size, step)
-    def unbind(self, dim=0):
-        return unbind(self, dim)
+    unbind = tensor_method(unbind)
     def split(self, split_size, dim=0):
         return split(self, split_size, dim)
-    def split_with_sizes(self, split_sizes, dim=0):
-        return split_with_sizes(self, split_sizes, dim)
-    def chunk(self, chunks, dim=0):
-        return chunk(self, chunks, dim)
-    def tensor_split(self, indices_or_sections, dim=0):
-        return tensor_split(self, indices_or_sections, dim)
-    def hsplit(self, indices_or_sections):
-        return hsplit(self, indices_or_sections)
-    def vsplit(self, indices_or_sections):
-        return vsplit(self, indices_or_sections)
-    def dsplit(self, indices_or_sections):
-        return dsplit(self, indices_or_sections)
-    def narrow(self, dim, start, length):
-        return narrow(self, dim, start, length)
-    def select(self, dim, index):
-        return select(self, dim, index)
+    split_with_sizes = tensor_method(split_with_sizes)
+    chunk = tensor_method(chunk)
+    tensor_split = tensor_method(tensor_split)
+    hsplit = tensor_method(hsplit)
+    vsplit = tensor_method(vsplit)
+    dsplit = tensor_method(dsplit)
+    narrow = tensor_method(narrow)
+    select = tensor_method(select)

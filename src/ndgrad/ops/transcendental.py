@@ -4,9 +4,9 @@ Re-exports the trigonometric and hyperbolic functions (ndgrad.ops.trigonometric)
 
 import math
 
+from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import result_type
 from ndgrad.ops._op import BINARY, POSITIVE, FloatUnary, Op
-from ndgrad.ops.trigonometric import tensors_only
 
 __all__ = [
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "sqrt", "rsqrt", "square", "sigmoid",
@@ -264,51 +264,61 @@ class SigmoidBackward(Op):
 
 
 # ---- the functions users call ---------------------------------------------------------------------------------------
+@parses("exp(Tensor input, *, Tensor out=None)")
 def exp(input):
     return Exp.apply(input)
 
 
+@parses("exp2(Tensor input, *, Tensor out=None)")
 def exp2(input):
     return Exp2.apply(input)
 
 
+@parses("expm1(Tensor input, *, Tensor out=None)")
 def expm1(input):
     return Expm1.apply(input)
 
 
+@parses("log(Tensor input, *, Tensor out=None)")
 def log(input):
     return Log.apply(input)
 
 
+@parses("log2(Tensor input, *, Tensor out=None)")
 def log2(input):
     return Log2.apply(input)
 
 
+@parses("log10(Tensor input, *, Tensor out=None)")
 def log10(input):
     return Log10.apply(input)
 
 
+@parses("log1p(Tensor input, *, Tensor out=None)")
 def log1p(input):
     return Log1p.apply(input)
 
 
+@parses("logaddexp(Tensor input, Tensor other, *, Tensor out=None)")
 def logaddexp(input, other):
     """log(exp(input) + exp(other)) (see torch.logaddexp)."""
-    tensors_only("logaddexp", ("input", input), ("other", other))
     dtype = result_type((input, other))
     if dtype._category < 2:
         raise NotImplementedError(f"\"logaddexp_cpu\" not implemented for '{dtype.title}'")
     return Logaddexp.apply(input, other)
 
 
+@parses("sqrt(Tensor input, *, Tensor out=None)")
 def sqrt(input):
     return Sqrt.apply(input)
 
 
+@parses("rsqrt(Tensor input, *, Tensor out=None)")
 def rsqrt(input):
     return Rsqrt.apply(input)
 
 
+@parses("square(Tensor input, *, Tensor out=None)")
 def square(input):
     """input * input, recorded as pow(input, 2) as PyTorch records it (see torch.square)."""
     from ndgrad.ops.arithmetic import pow  # arithmetic imports this module
@@ -316,53 +326,65 @@ def square(input):
     return pow(input, 2)
 
 
+@parses("sigmoid(Tensor input, *, Tensor out=None)")
 def sigmoid(input):
     return Sigmoid.apply(input)
 
 
 # In-place forms: torch.exp_(x) is x.exp_(). They write into ``input``, which keeps its dtype (see Op.apply_).
+@parses("exp_(Tensor input)")
 def exp_(input):
     return Exp.apply_(input)
 
 
+@parses("exp2_(Tensor input)")
 def exp2_(input):
     return Exp2.apply_(input)
 
 
+@parses("expm1_(Tensor input)")
 def expm1_(input):
     return Expm1.apply_(input)
 
 
+@parses("log_(Tensor input)")
 def log_(input):
     return Log.apply_(input)
 
 
+@parses("log2_(Tensor input)")
 def log2_(input):
     return Log2.apply_(input)
 
 
+@parses("log10_(Tensor input)")
 def log10_(input):
     return Log10.apply_(input)
 
 
+@parses("log1p_(Tensor input)")
 def log1p_(input):
     return Log1p.apply_(input)
 
 
+@parses("sqrt_(Tensor input)")
 def sqrt_(input):
     return Sqrt.apply_(input)
 
 
+@parses("rsqrt_(Tensor input)")
 def rsqrt_(input):
     return Rsqrt.apply_(input)
 
 
+@parses("square_(Tensor input)")
 def square_(input):
     from ndgrad.ops.arithmetic import Pow
 
     return Pow.apply_(input, exponent=2)
 
 
+@parses("sigmoid_(Tensor input)")
 def sigmoid_(input):
     return Sigmoid.apply_(input)
 
@@ -386,9 +408,7 @@ class TranscendentalMethods:
         return log10(self)
     def log1p(self):
         return log1p(self)
-    def logaddexp(self, other):
-        tensors_only("logaddexp", ("other", other))
-        return logaddexp(self, other)
+    logaddexp = tensor_method(logaddexp)
     def sqrt(self):
         return sqrt(self)
     def rsqrt(self):

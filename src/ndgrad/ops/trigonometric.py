@@ -1,6 +1,7 @@
 """Trigonometric and hyperbolic functions and their inverses, atan2 among them. Re-exported by
 ndgrad.ops.transcendental, whose Tensor methods mixin inherits TrigonometricMethods."""
 
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import ABOVE_ONE, BINARY, UNIT, FloatUnary, Op
 
@@ -326,118 +327,130 @@ class AtanhInPlace(_NoInPlaceDerivative):
 
 
 # ---- the functions users call ---------------------------------------------------------------------------------------
-def tensors_only(function, *arguments):
-    """PyTorch's atan2 and logaddexp take no numbers, where NumPy would broadcast them. ``arguments`` are
-    (name, value) pairs, in the order of the positions PyTorch counts."""
-    from ndgrad._tensor import Tensor  # the tensor module imports this one
-
-    for position, (argument, value) in enumerate(arguments, start=1):
-        if not isinstance(value, Tensor):
-            raise TypeError(
-                f"{function}(): argument '{argument}' (position {position}) must be Tensor, not {type(value).__name__}"
-            )
-
-
+@parses("sin(Tensor input, *, Tensor out=None)")
 def sin(input):
     return Sin.apply(input)
 
 
+@parses("cos(Tensor input, *, Tensor out=None)")
 def cos(input):
     return Cos.apply(input)
 
 
+@parses("tan(Tensor input, *, Tensor out=None)")
 def tan(input):
     return Tan.apply(input)
 
 
+@parses("asin(Tensor input, *, Tensor out=None)")
 def asin(input):
     return Asin.apply(input)
 
 
+@parses("acos(Tensor input, *, Tensor out=None)")
 def acos(input):
     return Acos.apply(input)
 
 
+@parses("atan(Tensor input, *, Tensor out=None)")
 def atan(input):
     return Atan.apply(input)
 
 
+@parses("atan2(Tensor input, Tensor other, *, Tensor out=None)")
 def atan2(input, other):
     """The angle of (other, input), in (-pi, pi] (see torch.atan2)."""
-    tensors_only("atan2", ("input", input), ("other", other))
     no_complex_kernel("atan2_cpu", input, other)
     return Atan2.apply(input, other)
 
 
+@parses("sinh(Tensor input, *, Tensor out=None)")
 def sinh(input):
     return Sinh.apply(input)
 
 
+@parses("cosh(Tensor input, *, Tensor out=None)")
 def cosh(input):
     return Cosh.apply(input)
 
 
+@parses("tanh(Tensor input, *, Tensor out=None)")
 def tanh(input):
     return Tanh.apply(input)
 
 
+@parses("asinh(Tensor input, *, Tensor out=None)")
 def asinh(input):
     return Asinh.apply(input)
 
 
+@parses("acosh(Tensor input, *, Tensor out=None)")
 def acosh(input):
     return Acosh.apply(input)
 
 
+@parses("atanh(Tensor input, *, Tensor out=None)")
 def atanh(input):
     return Atanh.apply(input)
 
 
 # In-place forms: they write into ``input``, which keeps its dtype (see Op.apply_).
+@parses("sin_(Tensor input)")
 def sin_(input):
     return Sin.apply_(input)
 
 
+@parses("cos_(Tensor input)")
 def cos_(input):
     return Cos.apply_(input)
 
 
+@parses("tan_(Tensor input)")
 def tan_(input):
     return Tan.apply_(input)
 
 
+@parses("asin_(Tensor input)")
 def asin_(input):
     return Asin.apply_(input)
 
 
+@parses("acos_(Tensor input)")
 def acos_(input):
     return Acos.apply_(input)
 
 
+@parses("atan_(Tensor input)")
 def atan_(input):
     return Atan.apply_(input)
 
 
+@parses("sinh_(Tensor input)")
 def sinh_(input):
     return Sinh.apply_(input)
 
 
+@parses("cosh_(Tensor input)")
 def cosh_(input):
     return Cosh.apply_(input)
 
 
+@parses("tanh_(Tensor input)")
 def tanh_(input):
     return Tanh.apply_(input)
 
 
+@parses("asinh_(Tensor input)")
 def asinh_(input):
     return AsinhInPlace.apply_(input)
 
 
+@parses("acosh_(Tensor input)")
 def acosh_(input):
     return AcoshInPlace.apply_(input)
 
 
+@parses("atanh_(Tensor input)")
 def atanh_(input):
     return AtanhInPlace.apply_(input)
 
@@ -459,10 +472,7 @@ class TrigonometricMethods:
         return acos(self)
     def atan(self):
         return atan(self)
-    def atan2(self, other):
-        tensors_only("atan2", ("other", other))  # a method counts its positions from other
-        no_complex_kernel("atan2_cpu", self, other)
-        return Atan2.apply(self, other)
+    atan2 = tensor_method(atan2)
     def sinh(self):
         return sinh(self)
     def cosh(self):
@@ -488,8 +498,8 @@ class TrigonometricMethods:
         return acos_(self)
     def atan_(self):
         return atan_(self)
+    @parses_method("atan2_(Tensor other)")
     def atan2_(self, other):
-        tensors_only("atan2_", ("other", other))
         no_complex_kernel("atan2_cpu", self, other)
         return Atan2.apply_(self, other)
     def sinh_(self):

@@ -11,6 +11,7 @@ is the steps' own backwards, last first. As in PyTorch, the outputs of an op tha
 rebuilt: once their base is written, they refuse their grad_fn.
 """
 
+from ndgrad._argument_parser import parses_method
 from ndgrad.autograd.forward_ad import _set_tangent, _tangent
 from ndgrad.ops._op import Op, repeated_elements_error, repeats_elements
 from ndgrad.ops.shape import (
@@ -293,14 +294,21 @@ class InplaceViewMethods:
 
     __slots__ = ()
 
+    @parses_method("squeeze_()",
+                   "squeeze_(int dim)",
+                   "squeeze_(int[] dim)")
     def squeeze_(self, dim=None):
         return squeeze_(self, dim)
+    @parses_method("unsqueeze_(int dim)")
     def unsqueeze_(self, dim):
         return unsqueeze_(self, dim)
+    @parses_method("transpose_(int dim0, int dim1)")
     def transpose_(self, dim0, dim1):
         return transpose_(self, dim0, dim1)
+    @parses_method("swapdims_(int dim0, int dim1)")
     def swapdims_(self, dim0, dim1):
         return transpose_(self, dim0, dim1)
+    @parses_method("swapaxes_(int axis0, int axis1)")
     def swapaxes_(self, axis0, axis1):
         return transpose_(self, axis0, axis1)
     def t_(self):

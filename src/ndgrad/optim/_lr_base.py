@@ -3,10 +3,10 @@ helpers that read and write a hyperparameter across an optimizer's parameter gro
 """
 
 import functools
-import warnings
 import weakref
 
 from ndgrad._tensor import Tensor
+from ndgrad._warnings import warn
 from ndgrad.optim.optimizer import Optimizer
 
 __all__ = [
@@ -55,10 +55,9 @@ def set_group_value(group, key, value):
 
 def warn_unless_in_step(scheduler):
     if not scheduler._get_lr_called_within_step:
-        warnings.warn(
+        warn(
             "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
             UserWarning,
-            stacklevel=3,
         )
 
 
@@ -134,25 +133,23 @@ class LRScheduler:
     def step(self, epoch=None):
         if self._step_count == 1:
             if not hasattr(self.optimizer.step, "_wrapped_by_lr_sched"):
-                warnings.warn(
+                warn(
                     "Seems like `optimizer.step()` has been overridden after learning rate scheduler initialization. "
                     "Please, make sure to call `optimizer.step()` before `lr_scheduler.step()`. See more details at "
                     "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
                     UserWarning,
-                    stacklevel=2,
                 )
             elif not getattr(self.optimizer, "_opt_called", False):
-                warnings.warn(
+                warn(
                     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, you "
                     "should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  Failure "
                     "to do this will result in PyTorch skipping the first value of the learning rate schedule. See "
                     "more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
                     UserWarning,
-                    stacklevel=2,
                 )
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self._update_lr(epoch)
 
     def _update_lr(self, epoch=None):

@@ -4,9 +4,9 @@
 
 import math
 import types
-import warnings
 from functools import partial
 
+from ndgrad._warnings import warn
 from ndgrad.optim._lr_base import (
     EPOCH_DEPRECATION_WARNING,
     LRScheduler,
@@ -84,7 +84,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current

@@ -5,13 +5,13 @@ The update rules live in one module per algorithm; this module knows none of the
 
 import copy
 import functools
-import warnings
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from itertools import chain
 
 from ndgrad._printing import typename
 from ndgrad._tensor import Tensor
+from ndgrad._warnings import warn
 from ndgrad.autograd.graph_api import RemovableHandle
 from ndgrad.autograd.leaks import note_optimizer, note_step
 
@@ -272,10 +272,9 @@ class Optimizer:
                 raise ValueError(f"parameter group didn't specify a value of required optimization parameter {name}")
             param_group.setdefault(name, default)
         if len(params) != len(set(params)):
-            warnings.warn(
+            warn(
                 "optimizer contains a parameter group with duplicate parameters; in future, this will cause an error; "
                 "see github.com/pytorch/pytorch/issues/40967 for more information",
-                stacklevel=3,
             )
         seen = set()
         for group in self.param_groups:

@@ -3,9 +3,9 @@ when the gradient arrives (see torch.utils.checkpoint). Both of PyTorch's varian
 
 import contextlib
 import functools
-import warnings
 import weakref
 
+from ndgrad._warnings import warn
 from ndgrad.autograd.engine import current_backward
 from ndgrad.autograd.grad_mode import STATE, enable_grad, no_grad
 from ndgrad.autograd.graph import Node, OpNode, _sequence
@@ -27,11 +27,11 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn, 
     """``function(*args, **kwargs)``, with its intermediate results recomputed in backward instead of kept (see
     torch.utils.checkpoint.checkpoint)."""
     if use_reentrant is None:
-        warnings.warn(
+        warn(
             "ndgrad.utils.checkpoint: the use_reentrant parameter should be passed explicitly. Starting in PyTorch "
             "2.9, calling checkpoint without use_reentrant will raise an exception. use_reentrant=False is "
             "recommended, but if you need to preserve the current default behavior, you can pass use_reentrant=True. "
-            "Refer to docs for more details on the differences between the two variants.", stacklevel=2,
+            "Refer to docs for more details on the differences between the two variants.",
         )
         use_reentrant = True
     preserve_rng_state = kwargs.pop("preserve_rng_state", True)
@@ -52,7 +52,7 @@ def _reentrant(function, preserve_rng_state, args):
 
     tensors = [a for a in args if isinstance(a, Tensor)]
     if not any(t.requires_grad for t in tensors):
-        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None", stacklevel=3)
+        warn("None of the inputs have requires_grad=True. Gradients will be None")
     rng_state = _rng_state() if preserve_rng_state else None
     with no_grad():
         outputs = function(*args)

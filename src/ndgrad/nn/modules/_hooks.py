@@ -1,11 +1,11 @@
 """Module hooks: the global hook tables, removable handles, running forward hooks around ``forward``, and the
 full backward hooks (an identity Function on the inputs and one on the outputs catch their gradients)."""
 
-import warnings
 import weakref
 from collections import OrderedDict
 
 from ndgrad._tensor import Tensor
+from ndgrad._warnings import warn
 from ndgrad.autograd.function import Function
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph_api import RemovableHandle
@@ -105,10 +105,9 @@ def call_with_hooks(module, args, kwargs):
                     hook_result = _run_forward_hook(module, hook_id, hook, args, kwargs, result)
                 except Exception as error:  # noqa: BLE001 - torch reports it as a warning and re-raises the first
                     where = "global module" if hook_id in GLOBAL_FORWARD_HOOKS else "module"
-                    warnings.warn(
+                    warn(
                         f"{where} forward hook with ``always_call=True`` raised an exception that was silenced as "
                         f"another error was raised in forward: {error}",
-                        stacklevel=2,
                     )
                     continue
                 if hook_result is not None:
@@ -181,10 +180,9 @@ class _BackwardHook:
     def setup_outputs(self, result):
         is_tuple = isinstance(result, tuple)
         if not (is_tuple or isinstance(result, Tensor)):
-            warnings.warn(
+            warn(
                 "For backward hooks to be called, module output should be a Tensor or a tuple of Tensors but "
                 f"received {type(result)}",
-                stacklevel=3,
             )
             return result
         outputs = result if is_tuple else (result,)
@@ -213,11 +211,10 @@ class _BackwardHook:
                 grad_outputs = result
         self.grad_outputs = grad_outputs
         if self.input_positions is None:  # no input needs a gradient: the hooks see grad_input of Nones now
-            warnings.warn(
+            warn(
                 "Full backward hook is firing when gradients are computed with respect to module outputs since no "
                 "inputs require gradients. See https://docs.pytorch.org/docs/main/generated/torch.nn.Module.html"
                 "#torch.nn.Module.register_full_backward_hook for more details.",
-                stacklevel=5,
             )
             grad_inputs = (None,) * self.n_inputs
             for hook in self.hooks:

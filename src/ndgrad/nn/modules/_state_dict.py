@@ -1,11 +1,11 @@
 """Saving and loading a Module's state (see torch.nn.Module.state_dict / load_state_dict): the parameters and
 persistent buffers by dotted name, with PyTorch's metadata, hooks, and error messages on a mismatch."""
 
-import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from ndgrad._tensor import Tensor
+from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.nn.modules._hooks import add_hook
 from ndgrad.nn.parameter import Parameter
@@ -75,11 +75,10 @@ class StateDictMethods:
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         """An OrderedDict of parameters and persistent buffers by dotted name (see torch.nn.Module.state_dict)."""
         if args:
-            warnings.warn(
+            warn(
                 "Positional args are being deprecated, use kwargs instead. Refer to "
                 "https://pytorch.org/docs/main/generated/torch.nn.Module.html#torch.nn.Module.state_dict for details.",
                 FutureWarning,
-                stacklevel=2,
             )
             destination = args[0] if destination is None else destination
             prefix = args[1] if len(args) > 1 and prefix == "" else prefix

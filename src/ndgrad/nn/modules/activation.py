@@ -1,8 +1,8 @@
 """Activation modules (see torch.nn.modules.activation): each holds its settings and calls nn.functional."""
 
-import warnings
 
 from ndgrad._creation import empty
+from ndgrad._warnings import warn
 from ndgrad.nn import functional as F
 from ndgrad.nn import init
 from ndgrad.nn.modules.module import Module
@@ -75,12 +75,10 @@ class Hardtanh(_Activation):
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False, min_value=None, max_value=None):
         super().__init__(inplace)
         if min_value is not None:
-            warnings.warn("keyword argument `min_value` is deprecated and renamed to `min_val`", FutureWarning,
-                          stacklevel=2)
+            warn("keyword argument `min_value` is deprecated and renamed to `min_val`", FutureWarning)
             min_val = min_value
         if max_value is not None:
-            warnings.warn("keyword argument `max_value` is deprecated and renamed to `max_val`", FutureWarning,
-                          stacklevel=2)
+            warn("keyword argument `max_value` is deprecated and renamed to `max_val`", FutureWarning)
             max_val = max_value
         self.min_val, self.max_val = min_val, max_val
         if max_val <= min_val:
@@ -313,21 +311,21 @@ class Softmin(_SoftmaxFamily):
     """softmax(-x) along ``dim`` (see torch.nn.Softmin)."""
 
     def forward(self, input):
-        return F.softmin(input, self.dim, _stacklevel=5)
+        return F.softmin(input, self.dim)
 
 
 class Softmax(_SoftmaxFamily):
     """exp(x) / sum(exp(x)) along ``dim`` (see torch.nn.Softmax)."""
 
     def forward(self, input):
-        return F.softmax(input, self.dim, _stacklevel=5)
+        return F.softmax(input, self.dim)
 
 
 class LogSoftmax(_SoftmaxFamily):
     """log(softmax(x)) along ``dim`` (see torch.nn.LogSoftmax)."""
 
     def forward(self, input):
-        return F.log_softmax(input, self.dim, _stacklevel=5)
+        return F.log_softmax(input, self.dim)
 
 
 class Softmax2d(Module):
@@ -336,4 +334,4 @@ class Softmax2d(Module):
     def forward(self, input):
         if input.dim() not in (3, 4):
             raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
-        return F.softmax(input, -3, _stacklevel=5)
+        return F.softmax(input, -3)

@@ -3,10 +3,10 @@ torch.nn.functional.multi_head_attention_forward), composed from ndgrad ops with
 With need_weights the weights are computed explicitly (and returned); without, scaled_dot_product_attention runs."""
 
 import math
-import warnings
 
 from ndgrad._creation import empty, zeros, zeros_like
 from ndgrad._dtype import bool_
+from ndgrad._warnings import warn
 from ndgrad.nn import functional as F
 from ndgrad.nn import init
 from ndgrad.nn.modules.linear import Linear
@@ -29,9 +29,8 @@ def canonical_mask(mask, mask_name, other_type, other_name, target_type, check_o
     if mask.dtype != bool_ and not mask.dtype.is_floating_point:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if check_other and other_type is not None and mask.dtype != other_type:
-        warnings.warn(
+        warn(
             f"Support for mismatched {mask_name} and {other_name} is deprecated. Use same type for both instead.",
-            stacklevel=3,
         )
     if mask.dtype != bool_:
         return mask

@@ -1,8 +1,8 @@
 """Instance normalisation (see torch.nn.modules.instancenorm): each sample's channels normalised on their own;
 by default without affine parameters or running statistics."""
 
-import warnings
 
+from ndgrad._warnings import warn
 from ndgrad.nn import functional as F
 from ndgrad.nn.modules.batchnorm import _NormBase
 
@@ -54,10 +54,9 @@ class _InstanceNorm(_NormBase):
                     f"expected input's size at dim={feature_dim} to match num_features ({self.num_features}), but "
                     f"got: {input.size(feature_dim)}."
                 )
-            warnings.warn(
+            warn(
                 f"input's size at dim={feature_dim} does not match num_features. You can silence this warning by not "
                 "passing in num_features, which is not used because affine=False",
-                stacklevel=2,
             )
         if input.dim() == unbatched:
             return self._apply_instance_norm(input.unsqueeze(0)).squeeze(0)

@@ -1,8 +1,8 @@
 """Loss modules (see torch.nn.modules.loss): each holds its settings (and a class-weight buffer where PyTorch has
 one) and calls nn.functional."""
 
-import warnings
 
+from ndgrad._warnings import warn
 from ndgrad.nn import functional as F
 from ndgrad.nn.modules.distance import PairwiseDistance
 from ndgrad.nn.modules.module import Module
@@ -20,8 +20,7 @@ def _legacy_reduction(size_average, reduce):
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
     reduction = "none" if not reduce else ("mean" if size_average else "sum")
-    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.",
-                  stacklevel=4)
+    warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.")
     return reduction
 
 

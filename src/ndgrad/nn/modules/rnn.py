@@ -4,12 +4,12 @@ The input projection of every step is one matmul per layer and direction, done b
 
 import math
 import numbers
-import warnings
 from functools import partial
 from typing import NamedTuple
 
 from ndgrad._creation import empty, zeros
 from ndgrad._tensor import Tensor
+from ndgrad._warnings import warn
 from ndgrad.nn import init
 from ndgrad.nn.modules.module import Module
 from ndgrad.nn.parameter import Parameter
@@ -321,10 +321,9 @@ def _check_arguments(mode, input_size, hidden_size, num_layers, bias, batch_firs
             "dropout should be a number in range [0, 1] representing the probability of an element being zeroed"
         )
     if dropout > 0 and num_layers == 1:
-        warnings.warn(
+        warn(
             "dropout option adds dropout after all but last recurrent layer, so non-zero dropout expects num_layers "
             f"greater than 1, but got dropout={dropout} and num_layers={num_layers}",
-            stacklevel=4,
         )
     for name, value in (("bias", bias), ("batch_first", batch_first)):
         if not isinstance(value, bool):

@@ -3,9 +3,9 @@ attention over the encoder's output, the memory) and a feed-forward block, each 
 LayerNorm (before the block with norm_first, else after)."""
 
 import copy
-import warnings
 
 from ndgrad._creation import full
+from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import is_grad_enabled
 from ndgrad.nn import functional as F
 from ndgrad.nn.init import xavier_uniform_
@@ -119,8 +119,8 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         reason = _why_no_nested_tensor(encoder_layer)
         if enable_nested_tensor and reason:
-            warnings.warn(
-                f"enable_nested_tensor is True, but self.use_nested_tensor is False because {reason}", stacklevel=2
+            warn(
+                f"enable_nested_tensor is True, but self.use_nested_tensor is False because {reason}",
             )
             self.use_nested_tensor = False
 

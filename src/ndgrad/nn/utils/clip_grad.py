@@ -2,10 +2,10 @@
 ``foreach`` is accepted and ignored: NumPy has no fused multi-tensor kernels to choose."""
 
 import types
-import warnings
 
 from ndgrad._creation import tensor
 from ndgrad._tensor import Tensor
+from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.linalg import vector_norm
 from ndgrad.ops import clamp, stack
@@ -25,7 +25,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
     is_generator = isinstance(parameters, types.GeneratorType)
     parameters, grads = _grads(parameters)
     if is_generator and not parameters:
-        warnings.warn("`parameters` is an empty generator, no gradient clipping will occur.", stacklevel=3)
+        warn("`parameters` is an empty generator, no gradient clipping will occur.")
     norm_type = float(norm_type)
     if not grads:
         return tensor(0.0)
@@ -47,10 +47,9 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
 
 def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
     """Deprecated name of clip_grad_norm_."""
-    warnings.warn(
+    warn(
         "`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
         FutureWarning,
-        stacklevel=2,
     )
     return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
 

@@ -6,9 +6,9 @@ Loading always runs in this process: ``num_workers > 0`` is accepted and loads e
 
 import itertools
 import math
-import warnings
 
 from ndgrad import cuda
+from ndgrad._warnings import warn
 from ndgrad.utils.data._utils.collate import default_collate, default_convert
 from ndgrad.utils.data.dataset import IterableDataset
 from ndgrad.utils.data.sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
@@ -93,10 +93,9 @@ class DataLoader:
 
     def __iter__(self):
         if self.pin_memory and not cuda.is_available():
-            warnings.warn(
+            warn(
                 "'pin_memory' argument is set as true but no accelerator is found, then device pinned memory won't "
                 "be used.",
-                stacklevel=2,
             )
         return _DataLoaderIter(self)
 

@@ -4,11 +4,11 @@ torch.utils.data.Dataset)."""
 import bisect
 import itertools
 import math
-import warnings
 from collections.abc import Iterable
 from typing import Generic, TypeVar
 
 import ndgrad
+from ndgrad._warnings import warn
 
 __all__ = [
     "Dataset", "IterableDataset", "TensorDataset", "StackDataset", "ConcatDataset", "ChainDataset", "Subset",
@@ -174,5 +174,5 @@ def _lengths_of_fractions(fractions, total):
         lengths[i % len(lengths)] += 1
     for i, length in enumerate(lengths):
         if length == 0:
-            warnings.warn(f"Length of split at index {i} is 0. This might result in an empty dataset.", stacklevel=3)
+            warn(f"Length of split at index {i} is 0. This might result in an empty dataset.")
     return lengths
