@@ -351,13 +351,13 @@ class Hardswish(Op):
     formula = "grad_self = grad * (0 if self <= -3, self / 3 + 0.5 if self < 3, else 1)"
     @staticmethod
     def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (where(x <= -3, 0.0, where(x < 3, grad * (x / 3 + 0.5), grad)),)
+        return (Hardswish.jvp(ctx, grad),)
 
     @staticmethod
     def jvp(ctx, x_t):
         (x,) = ctx.saved_tensors
-        return where(x <= -3, 0.0, where(x < 3, x_t * (x / 3 + 0.5), x_t))
+        # NOTE: the slope first, then the product: differentiated in grad, no piece left out meets inf * 0
+        return x_t * where(x <= -3, 0.0, where(x < 3, x / 3 + 0.5, 1.0))
 
 
 class LogSigmoid(Op):

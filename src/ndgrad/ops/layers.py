@@ -6,7 +6,7 @@ from ndgrad._device import namespace_of
 from ndgrad._dtype import can_cast, int64, promote_types
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
-from ndgrad.ops._checks import constant_like
+from ndgrad.ops._checks import constant_like, zeros_like_grad
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.dropout import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
@@ -34,7 +34,9 @@ class Trilinear(Op):
 
     @staticmethod
     def forward(xp, x1, weight, x2):
-        return xp.einsum("bi,kij,bj->bk", x1, weight, x2)
+        # NOTE: in PyTorch's order, x1 with weight over i, then with x2 over j: where the inputs hold infinities,
+        # which products meet inf * 0 (NaN) depends on it
+        return xp.einsum("bkj,bj->bk", xp.einsum("bi,kij->bkj", x1, weight), x2)
 
     formula = "grad_input1 = sum_k grad[:, k] weight[k] input2; grad_input2, grad_weight likewise (bilinear)"
     @staticmethod
@@ -113,7 +115,7 @@ class Pdist(Op):
         """d distance / d difference for each pair, 0 where the distance is 0 (torch's _pdist_backward)."""
         p, distance = ctx.p, distance.unsqueeze(1)
         if p == 0:
-            return difference * 0
+            return zeros_like_grad(difference)  # not difference * 0, which is NaN where it is infinite
         if p == 1:
             return difference.sign()
         if p == math.inf:

@@ -91,11 +91,12 @@ class MultiMarginLoss(Op):
         rows = _rows(x)
         hinge = _hinge(array_namespace(x.device), rows._data, ctx.target, ctx.margin)
         scale = (1.0 if ctx.weight is None else ctx.weight[ctx.target][:, None]) / rows.shape[1]
-        active = constant(((hinge > 0) * scale).astype(rows._data.dtype))
+        active = hinge > 0
+        weights = constant((active * scale).astype(rows._data.dtype))
         if ctx.p == 1:
-            return active
+            return weights
         picked = rows.gather(1, constant(ctx.target[:, None]))
-        return 2 * (ctx.margin - picked + rows) * active
+        return where(constant(active), 2 * (ctx.margin - picked + rows), 0.0) * weights  # no NaN * 0 where inactive
 
     formula = "grad_self = grad * p margin^(p-1) at each violating class, minus their sum at the target"
     @staticmethod
@@ -116,7 +117,8 @@ class MultiMarginLoss(Op):
 def _hinge(xp, rows, target, margin):
     """max(0, margin - x[y] + x[i]) on (N, C) rows, 0 at each row's own class y."""
     picked = xp.take_along_axis(rows, target[:, None], axis=1)
-    hinge = xp.maximum(margin - picked + rows, 0)
+    violation = margin - picked + rows
+    hinge = xp.where(violation > 0, violation, 0)  # NOTE: as PyTorch's kernel, a NaN term adds nothing
     hinge[xp.arange(len(target)), target] = 0
     return hinge
 

@@ -3,6 +3,7 @@ multi_dot and matrix_power, built from mm/bmm/mul and shape ops as PyTorch build
 
 import math
 
+from ndgrad.ops._checks import zeros_like_grad
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.complex_numbers import conjugate
 from ndgrad.ops.linalg import bmm, mm, mv
@@ -265,7 +266,7 @@ def _cdist_weights(x1, x2, result, p):
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     dist = result.unsqueeze(-1)
     if p == 0:
-        return diff * 0
+        return zeros_like_grad(diff)  # not diff * 0, which is NaN where diff is infinite
     if p == 1:
         return diff.sign()
     if p == math.inf:

@@ -11,7 +11,7 @@ from functools import partial
 import numpy as np
 
 from ndgrad.ops._op import SHAPE, Op
-from ndgrad.ops._separable import Separable, check, selection_matrix
+from ndgrad.ops._separable import Separable, SparseMatrix, check, selection_matrix
 
 __all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle"]
 FUNCTIONAL = [
@@ -297,11 +297,9 @@ def _source_positions(size, out, scale, align_corners):
 
 
 def _weights_matrix(size, out, sources, weights):
-    """The (out, size) matrix adding weights[o, j] at input position sources[o, j], clamped into the input."""
-    matrix = np.zeros((out, size))
-    rows = np.broadcast_to(np.arange(out)[:, None], sources.shape)
-    np.add.at(matrix, (rows, np.clip(sources, 0, size - 1)), weights)
-    return matrix
+    """The (out, size) SparseMatrix adding weights[o, j] times input position sources[o, j], clamped into the input
+    (each tap kept, as in PyTorch's kernels, even where two read one position or a weight is 0)."""
+    return SparseMatrix(np.clip(sources, 0, size - 1), weights, size)
 
 
 def _linear_matrix(size, out, scale, align_corners):
