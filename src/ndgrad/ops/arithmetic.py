@@ -151,7 +151,8 @@ class Div(Op):
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        return (grad / conjugate(y) if need_x else None), (-grad * (x / (y * y)).conj() if need_y else None)
+        # NOTE: x / y / y, as PyTorch's, not x / y^2: differentiated again at x = 0, y = inf it meets no 0 * inf
+        return (grad / conjugate(y) if need_x else None), (-grad * (x / y / y).conj() if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):

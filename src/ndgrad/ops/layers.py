@@ -13,6 +13,7 @@ from ndgrad.ops.dropout import dropout  # noqa: F401 - it lived here; nn.modules
 from ndgrad.ops.gather_scatter import IndexAdd, IndexSelect
 from ndgrad.ops.linalg import matmul
 from ndgrad.ops.reduction import LinalgVectorNorm, norm
+from ndgrad.ops.rounding import nan_keeping_sign
 
 # torch.embedding takes other arguments than F.embedding: not at top level
 __all__ = ["cosine_similarity", "pairwise_distance", "pdist", "bilinear"]
@@ -47,7 +48,7 @@ class Trilinear(Op):
         k, i, j = weight.shape
         grad_x1 = grad_x2 = grad_weight = None
         if need_x1:  # sum_k grad[b, k] (weight[k] @ x2[b])[i]
-            weight_x2 = matmul(weight.reshape(k * i, j), x2.t()).reshape(k, i, -1).transpose(1, 2)  # (k, b, i)
+            weight_x2 = matmul(weight.reshape(k * i, j), x2.t()).reshape(k, i, len(x2)).transpose(1, 2)  # (k, b, i)
             grad_x1 = (grad_k * weight_x2).sum(0)
         if need_x2:
             grad_x2 = (grad_k * matmul(x1, weight)).sum(0)  # x1 @ weight[k]: (k, b, j)
@@ -117,7 +118,7 @@ class Pdist(Op):
         if p == 0:
             return zeros_like_grad(difference)  # not difference * 0, which is NaN where it is infinite
         if p == 1:
-            return difference.sign()
+            return nan_keeping_sign(difference)
         if p == math.inf:
             return difference.sign() * (difference.abs() == distance)
         if p < 2:

@@ -9,7 +9,7 @@ from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import logical_and, where
 from ndgrad.ops.joining import cat
 from ndgrad.ops.shape import wrap_dim
-from ndgrad.ops.transcendental import sigmoid
+from ndgrad.ops.transcendental import SigmoidBackward, sigmoid
 
 __all__ = ["threshold", "threshold_", "hardshrink", "prelu", "rrelu", "rrelu_"]  # torch has these at top level
 FUNCTIONAL = ["threshold", "threshold_", "hardshrink", "softshrink", "prelu", "rrelu", "rrelu_", "glu"]
@@ -173,7 +173,8 @@ class Glu(Op):
         (x,) = ctx.saved_tensors
         a, b = x.chunk(2, ctx.dim)
         gate = sigmoid(b)
-        return (cat([grad * gate, grad * a * gate * (1 - gate)], ctx.dim),)
+        # NOTE: sigmoid's slope in one step (SigmoidBackward): differentiated again, one term, not inf - inf
+        return (cat([grad * gate, SigmoidBackward.apply(grad * a, gate)], ctx.dim),)
 
     @staticmethod
     def jvp(ctx, x_t):

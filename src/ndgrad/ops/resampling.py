@@ -30,7 +30,7 @@ class ConstantPadNd(Op):
     def forward(xp, x, pad, value):
         pairs = list(zip(pad[::2], pad[1::2]))[::-1]  # (before, after) for the last len(pad) // 2 dims, in order
         lead = x.ndim - len(pairs)
-        x = x[(slice(None),) * lead + tuple(slice(-min(b, 0), x.shape[lead + i] + min(a, 0) or None)
+        x = x[(slice(None),) * lead + tuple(slice(-min(b, 0), x.shape[lead + i] + min(a, 0))  # crops may leave 0
                                             for i, (b, a) in enumerate(pairs))]
         widths = [(0, 0)] * lead + [(max(b, 0), max(a, 0)) for b, a in pairs]
         return xp.pad(x, widths, constant_values=value)
