@@ -1,6 +1,5 @@
 """Normalisation ops: layer_norm, rms_norm, batch_norm, group_norm, instance_norm, normalize, local_response_norm."""
 
-
 import math
 
 import numpy as np
