@@ -261,6 +261,8 @@ def one_torch_thread():
 def test_singular_point_matches_torch(op, point, case):
     theirs = comparable(case, op, results(torch, torch_forward, case))
     ours = comparable(case, op, results(ndgrad, forward, case))
+    if (op, point) in exceptions.NOISY_SECOND_DERIVATIVES:
+        theirs.pop("second derivatives", None)
     problems = disagreements(ours, theirs, exceptions.tolerance(op))
     if problems and (op, point) in exceptions.SINGULAR_XFAILS:  # known, for some of the op's samples at the point
         pytest.xfail(exceptions.SINGULAR_XFAILS[(op, point)])
