@@ -2,6 +2,8 @@
 linear maps that are one sparse matrix per spatial dim (average pooling, padding, interpolation) with their rules.
 Those matrices depend on sizes alone: they are host tables (NumPy), moved to the data's device where they are used."""
 
+import math
+
 import numpy as np
 
 from ndgrad._device import array_namespace
@@ -52,7 +54,8 @@ class SparseMatrix:
     0 * inf = NaN to all the others); the rules, linear in finite numbers, multiply by ``dense``."""
 
     def __init__(self, sources, weights, size, valid=None):
-        self.sources = np.asarray(sources).reshape(len(sources), -1)
+        sources = np.asarray(sources)  # (out, taps); spelled out, as no -1 can be inferred with no outputs
+        self.sources = sources.reshape(len(sources), math.prod(sources.shape[1:]))
         self.weights = np.broadcast_to(np.asarray(weights, dtype=np.float64), self.sources.shape)
         self.valid = valid
         self.dense = np.zeros((len(self.sources), size))
