@@ -121,6 +121,10 @@ SINGULAR_POINTS = {
        for point in ("infinities", "minus infinities")},
     **{(op, "empty"): "torch's mean over no samples is uninitialised memory (not the NaN of 0 / 0)"
        for op in (margin_losses.MultiMarginLoss, margin_losses.MultilabelMarginLoss)},
+    **{(op, "nan"): "torch's elu_backward at NaN is its kernel's: its vector loops blend both sides' slopes into NaN "
+       "(all of them on the scalar-only CPU path, float64 on AVX2), its scalar tail and AVX2's float32 loop take the "
+       "positive side's, so the answer depends on the CPU, the dtype and where the NaN sits"
+       for op in (activation.Elu, activation.Celu, activation.EluInPlace, activation.CeluInPlace)},
     (selection.Mode, "nan"): "torch's mode sorts with a comparison that NaN breaks: its value and index then depend "
     "on the sort's order of work",
     (classification_losses.BinaryCrossEntropy, "negative zeros"): "the second derivative is +-inf at x = -0.: "
