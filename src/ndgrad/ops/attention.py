@@ -5,7 +5,7 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import bool_
-from ndgrad.ops.dropout import dropout
+from ndgrad.ops.dropouts import dropout
 from ndgrad.ops.softmaxes import safe_softmax
 
 __all__ = []  # torch has it only in torch.nn.functional
@@ -72,5 +72,5 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         scores.add_(attn_mask)
     weights = safe_softmax(scores, -1)
     if dropout_p > 0:
-        weights = dropout(weights, dropout_p)
+        weights = dropout(weights, dropout_p, True)
     return weights @ value

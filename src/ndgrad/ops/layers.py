@@ -10,7 +10,7 @@ from ndgrad.ops import products
 from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.comparison import where
-from ndgrad.ops.dropout import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
+from ndgrad.ops.dropouts import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
 from ndgrad.ops.gather_scatter import IndexAdd, IndexSelect
 from ndgrad.ops.linalg import matmul
 from ndgrad.ops.reduction import LinalgVectorNorm, norm

@@ -384,10 +384,11 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input divided by its p-norm along ``dim``, at least eps (see torch.nn.functional.normalize)."""
-    from ndgrad.ops.reduction import norm
+    from ndgrad.ops.arithmetic import div
 
-    denom = norm(input, p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / denom
+    if out is None:
+        return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return div(input, input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input), out=out)
 
 
 class NormalizationMethods:
