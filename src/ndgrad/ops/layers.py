@@ -319,7 +319,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     common = promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {common.title}")
-    x1, x2 = broadcast_tensors(x1, x2)
+    x1, x2 = broadcast_tensors(x1.to(common), x2.to(common))
     norms = []
     for x in (x1, x2):
         n = norm(x, 2, dim, keepdim=True)
@@ -345,6 +345,8 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    if input.dtype.itemsize < 4:  # PyTorch's kernel computes float32 and float64
+        raise NotImplementedError(f"\"pdist\" not implemented for '{input.dtype.title}'")
     return Pdist.apply(input, p=float(p))
 
 
