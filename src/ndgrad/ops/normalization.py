@@ -295,13 +295,18 @@ def _update_running(input, running_mean, running_var, momentum):
                 running._write(((1 - momentum) * running._data + momentum * statistic).astype(running._data.dtype))
 
 
+def _has_channels(input):
+    """PyTorch's error for reading the channel count (dim 1) of a tensor of fewer dims."""
+    if input.ndim < 2:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)" if input.ndim else
+                         "Dimension specified as 0 but tensor has no dimensions")
+
+
 @parses("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
         "bool cudnn_enabled=True)")
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     """Normalise each of ``num_groups`` groups of channels (see torch.group_norm)."""
-    if input.ndim < 2:
-        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got 1)" if input.ndim else
-                         "Dimension specified as 0 but tensor has no dimensions")
+    _has_channels(input)
     if num_groups <= 0:
         raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     channels = input.shape[1]
@@ -322,9 +327,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enable
         "bool use_input_stats, float momentum, float eps, bool cudnn_enabled)")
 def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
     """batch_norm of each sample's channels on their own (see torch.instance_norm)."""
-    if input.ndim < 2:
-        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)" if input.ndim else
-                         "Dimension specified as 0 but tensor has no dimensions")
+    _has_channels(input)
     n, c = input.shape[0], input.shape[1]
     folded = input.reshape(1, n * c, *input.shape[2:])
     repeat = (lambda t: None if t is None else t.repeat(n))
