@@ -13,6 +13,7 @@ from ndgrad.ops import (
     ctc,
     dropouts,
     embedding_bag,
+    functional_pooling,
     layers,
     margin_losses,
     max_pooling,
@@ -27,7 +28,7 @@ from ndgrad.ops import (
 __all__ = []
 for _module in (activation, softmaxes, regression_losses, classification_losses, margin_losses, ctc, attention,
                 layers, dropouts, embedding_bag, more_activations, normalization, convolutions, max_pooling, pooling,
-                resampling):
+                functional_pooling, resampling):
     for _name in _module.FUNCTIONAL:
         _function = getattr(_module, f"functional_{_name}", None)
         if _function is None:

@@ -15,6 +15,7 @@ from ndgrad.ops import (
     eigen,
     einsums,
     embedding_bag,
+    functional_pooling,
     gather_scatter,
     indexing,
     joining,
@@ -92,8 +93,8 @@ FAMILIES = (
     arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, complex_numbers, reduction,
     selection, scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmaxes, regression_losses,
     classification_losses, margin_losses, ctc, attention, layers, dropouts, more_activations, normalization,
-    convolutions, max_pooling, pooling, resampling, products, solvers, lu, decompositions, matrix_functions,
-    spectral, eigen, einsums, random,
+    convolutions, max_pooling, pooling, functional_pooling, resampling, products, solvers, lu, decompositions,
+    matrix_functions, spectral, eigen, einsums, random,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

@@ -125,3 +125,8 @@ def type_string(tensor):
     if tensor.dtype.is_complex or tensor.dtype is bool_:
         return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
     return legacy_type_name(tensor.dtype, tensor.device.type)
+
+
+def int_list(value, n):
+    """An ``int[n]`` argument as torch's parser hands it on: one int stands for n copies; a list stays itself."""
+    return (value,) * n if isinstance(value, int) else tuple(value)

@@ -61,7 +61,7 @@ class Separable(Op):
     def forward(xp, x, matrices):
         dtype = x.dtype if x.dtype.kind in "fc" else np.float64
         out = apply_matrices(xp, x.astype(dtype), [xp.asarray(m, dtype=dtype) for m in matrices])
-        return out if out.dtype == x.dtype else xp.round(out).astype(x.dtype)
+        return out if out.dtype == x.dtype else xp.trunc(out).astype(x.dtype)  # integer division, as C++
 
     formula = "grad_self = grad through the transposed per-dimension matrices of the forward (a linear map)"
     @staticmethod

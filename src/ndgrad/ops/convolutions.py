@@ -11,7 +11,7 @@ import numpy as np
 
 from ndgrad._argument_parser import parses
 from ndgrad._warnings import warn
-from ndgrad.ops._checks import type_string
+from ndgrad.ops._checks import int_list, type_string
 from ndgrad.ops._op import MATMUL, SHAPE, Op
 from ndgrad.ops.complex_numbers import view_as_real
 from ndgrad.ops.shape import Select
@@ -227,11 +227,6 @@ def _expanded(values, name, nd):
     return values
 
 
-def _declared_size(value, nd):
-    """An int where the conv function declares an int[nd]: torch's parser makes it nd copies."""
-    return (value,) * nd if isinstance(value, int) else value
-
-
 def _size(tensor):
     return "[" + ", ".join(map(str, tensor.shape)) + "]"
 
@@ -382,7 +377,7 @@ def _conv(name, nd, input, weight, bias, stride, padding, dilation, groups):
         raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type ({bias.dtype.cpp_name}) should be the "
                            "same")
     unbatched, batch = _batchified(name, nd, input)
-    stride, dilation = _declared_size(stride, nd), _declared_size(dilation, nd)
+    stride, dilation = int_list(stride, nd), int_list(dilation, nd)
     if isinstance(padding, str):
         if padding == "valid":
             padding = 0
@@ -391,7 +386,7 @@ def _conv(name, nd, input, weight, bias, stride, padding, dilation, groups):
         else:
             raise RuntimeError(f"Invalid padding string: '{padding}'")
     else:
-        padding = _declared_size(padding, nd)
+        padding = int_list(padding, nd)
     stride, pairs, dilation, _ = _checked_parameters(batch, weight, bias, stride, padding, dilation, groups, False)
     _check_zero_dilation(dilation, nd, transposed=False)
     bias = _check_dtypes(input, weight, bias, nd, False, dilation)
@@ -402,7 +397,7 @@ def _conv(name, nd, input, weight, bias, stride, padding, dilation, groups):
 
 def _conv_transpose(name, nd, input, weight, bias, stride, padding, output_padding, groups, dilation):
     unbatched, batch = _batchified(name, nd, input)
-    stride, padding, output_padding, dilation = (_declared_size(v, nd) for v in (stride, padding, output_padding,
+    stride, padding, output_padding, dilation = (int_list(v, nd) for v in (stride, padding, output_padding,
                                                                                  dilation))
     stride, pairs, dilation, output_padding = _checked_parameters(batch, weight, bias, stride, padding, dilation,
                                                                   groups, True, output_padding)
