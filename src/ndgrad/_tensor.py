@@ -433,6 +433,8 @@ class Tensor(
     def is_cuda(self):
         return self.device.type == "cuda"
 
+    is_nested = False  # ndgrad has no nested tensors; torch's layers ask
+
     def is_floating_point(self):
         return self.dtype.is_floating_point
 

@@ -286,7 +286,7 @@ def embedding_renorm_(input, indices, max_norm, norm_type):
     data = input._data.copy()
     xp = namespace_of(data)
     rows = xp.unique(indices._data.astype(int64.numpy))
-    outside = rows[(rows < 0) | (rows >= data.shape[0])]
+    outside = rows[(rows < -data.shape[0]) | (rows >= data.shape[0])]  # negative rows count from the end
     if outside.size:
         raise IndexError(f"select(): index {int(outside[0])} out of range for tensor of size {list(input.shape)} at "
                          "dimension 0")
@@ -350,6 +350,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     common = promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {common.title}")
+    if not eps >= 0:  # nan too
+        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     x1, x2 = broadcast_tensors(x1.to(common), x2.to(common))
     norms = []
     for x in (x1, x2):

@@ -96,6 +96,8 @@ def _pad_sources(mode, size, before, after):
     if mode == "replicate":
         return np.clip(positions, 0, size - 1)
     kept = size + min(before, 0) + min(after, 0)  # NOTE: torch crops negative pads first, then wraps what is left
+    if kept <= 0:  # nothing left to wrap (PyTorch allows only an empty result then)
+        return np.zeros(max(size + before + after, 0), dtype=np.int64)
     return (np.arange(-max(before, 0), kept + max(after, 0)) % kept) - min(before, 0)
 
 
@@ -138,7 +140,27 @@ def _pad(input, pad, mode="constant", value=None):
         if mode == "circular":
             check(before <= size and after <= size, "Padding value causes wrapping around more than once.")
         matrices.insert(0, selection_matrix(_pad_sources(mode, size, before, after), size))
+    _check_padded_sizes(mode, input, pairs)
     return PADS[mode][dims - 1].apply(input, matrices=tuple(matrices))
+
+
+def _check_padded_sizes(mode, input, pairs):
+    """PyTorch's kernels refuse padding that leaves nothing: circular any negative size; reflect and replicate an
+    output with no positive size at all (with its two ways of printing it)."""
+    sizes = input.shape[input.ndim - len(pairs):]
+    outs = [size + before + after for size, (before, after) in zip(sizes, reversed(pairs))]
+    if mode == "circular":
+        check(min(outs) >= 0, "Negative padding value is resulting in an empty dimension")
+        return
+    if max(outs) >= 1:
+        return
+    names = "DHW"[3 - len(sizes):]
+    given = [f"{n}: {s}" for n, s in zip(names, sizes)]
+    given = " ".join(given[:-1]) + (", " if len(given) > 1 else "") + given[-1]
+    if mode == "replicate" and len(sizes) == 2:
+        given += " "
+    wanted = " ".join(f"{n}: {s}" for n, s in zip(names, outs))
+    raise RuntimeError(f"input ({given}) is too small. Calculated output {wanted}")
 
 
 # ---- shuffles -------------------------------------------------------------------------------------------------

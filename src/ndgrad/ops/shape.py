@@ -760,8 +760,7 @@ class ShapeMethods:
                    "moveaxis(int[] source, int[] destination)")
     def moveaxis(self, source, destination):
         return movedim(self, source, destination)
-    def unflatten(self, dim, sizes):
-        return unflatten(self, dim, sizes)
+    unflatten = tensor_method(unflatten)
     def ravel(self):
         return ravel(self)
     diagonal = tensor_method(diagonal)

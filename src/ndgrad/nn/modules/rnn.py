@@ -7,6 +7,7 @@ import numbers
 from functools import partial
 from typing import NamedTuple
 
+from ndgrad._argument_parser import Signature
 from ndgrad._creation import empty, zeros
 from ndgrad._tensor import Tensor
 from ndgrad._warnings import warn
@@ -123,6 +124,17 @@ def _run_direction(step, gates, state, weights, batch_sizes, reverse):
     if finished:  # the pieces finished last hold the lowest rows
         state = tuple(cat([part, *reversed(pieces)]) for part, pieces in zip(state, zip(*finished)))
     return outputs, state
+
+
+def _kernel_signature(name, hx):
+    """The overloads of torch's fused op for one mode, which torch's RNN modules call with their settings."""
+    settings = "Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional"
+    return Signature((f"{name}(Tensor data, Tensor batch_sizes, {hx} hx, {settings})",
+                      f"{name}(Tensor input, {hx} hx, {settings}, bool batch_first)"))
+
+
+_KERNELS = {"LSTM": _kernel_signature("lstm", "Tensor[]"), "GRU": _kernel_signature("gru", "Tensor"),
+            "RNN_TANH": _kernel_signature("rnn_tanh", "Tensor"), "RNN_RELU": _kernel_signature("rnn_relu", "Tensor")}
 
 
 class RNNBase(Module):
@@ -273,6 +285,9 @@ class RNNBase(Module):
                     hx = self._from_parts(tuple(part.unsqueeze(1) for part in parts))
             hx = self.permute_hidden(hx, sorted_indices)
         self.check_forward_args(input, hx, batch_sizes)
+        arguments = (self._flat_weights, self.bias, self.num_layers, self.dropout, self.training, self.bidirectional)
+        _KERNELS[self.mode].check((input, batch_sizes, hx, *arguments) if packed else
+                                  (input, hx, *arguments, self.batch_first), {})  # torch's _VF op parses them
         parts = self._state_parts(hx)
         _check_matmul_dtype(parts[0], self._first_weight(), self.bias)
         if packed:
