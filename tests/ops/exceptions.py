@@ -154,8 +154,7 @@ _EMPTY_NON_BATCH = ("torch refuses a zero-size dim other than the batch's (\"Exp
 SINGULAR_XFAILS = {
     **{(op, "empty"): _EMPTY_NON_BATCH for op in (
         resampling.ReflectionPad1D, resampling.ReflectionPad2D, resampling.ReflectionPad3D,
-        resampling.ReplicationPad1D, resampling.ReplicationPad2D, resampling.ReplicationPad3D,
-        max_pooling.MaxPool2DWithIndices, convolutions.Col2Im)},
+        resampling.ReplicationPad1D, resampling.ReplicationPad2D, resampling.ReplicationPad3D)},
     (normalization.NativeBatchNorm, "zeros against infinities"): "with an infinite weight, the second derivative "
     "in grad: torch's double backward applies the weight after the batch mean, ndgrad's differentiated rule before "
     "it (inf - inf)",
