@@ -128,6 +128,10 @@ def _pad(input, pad, mode="constant", value=None):
           "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
           "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
           "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)", NotImplementedError)
+    if mode != "circular":  # their kernels take an empty batch, and no other empty dim
+        batched = input.ndim == dims + 2
+        check(all(input.shape[batched:]), f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 "
+              f"batch size and other non-zero dimensions for input, but got: {list(input.shape)}")
     pairs = list(zip(pad[::2], pad[1::2]))
     matrices = []
     for i, (before, after) in enumerate(pairs):
