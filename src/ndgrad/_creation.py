@@ -229,7 +229,7 @@ def legacy_new(dtype, args, kwargs, cls=Tensor):
     dtype = dtype or get_default_dtype()
     data = len(args) == 1 and _is_data(args[0])
     if not data or kwargs:  # (PyTorch reads the ints of the data as values, never as sizes)
-        sizes, kwargs = _LEGACY_NEW.check(args, kwargs)
+        sizes, kwargs, _ = _LEGACY_NEW.check(args, kwargs)  # no out= here
     if data or (args and isinstance(args[0], Tensor)):
         if data and not is_sequence(args[0]):
             raise TypeError(f"new(): data must be a sequence (got {type_name(args[0])})")
