@@ -10,10 +10,10 @@ import operator
 
 import numpy as np
 
-from ndgrad._device import allocation_error
 from ndgrad._warnings import warn
 
-__all__ = ["parses", "alias", "parses_method", "tensor_method", "type_name", "Signature"]
+__all__ = ["parses", "alias", "parses_method", "tensor_method", "type_name", "class_name", "check_fits", "Signature",
+           "takes_no_arguments"]
 
 # The schema's type -> the kind the checks below know it by, and the name PyTorch's messages give it.
 _KINDS = {
@@ -46,9 +46,9 @@ _bound = None  # the ndgrad classes the checks need: (Tensor, dtype, device, Gen
 def _classes():
     """ndgrad's Tensor, dtype, device and Generator (imported late: the tensor module imports the ops)."""
     global _bound
-    from ndgrad._creation import Generator
     from ndgrad._device import device
     from ndgrad._dtype import dtype
+    from ndgrad._random import Generator
     from ndgrad._tensor import Size, Tensor
 
     _OWN_TYPE_NAMES.update({dtype: "ndgrad.dtype", Size: "ndgrad.Size", device: "ndgrad.device",
@@ -62,7 +62,11 @@ _OWN_TYPE_NAMES = {}  # ndgrad's classes, named as PyTorch's C types name themse
 
 def type_name(value):
     """The name PyTorch's messages give the type of ``value`` (C's ``tp_name``): int, numpy.float64, Tensor."""
-    cls = type(value)
+    return class_name(type(value))
+
+
+def class_name(cls):
+    """C's ``tp_name`` of a class: its bare name if defined in Python or built in, else module and name."""
     own = _OWN_TYPE_NAMES.get(cls)
     if own is not None:
         return own
@@ -141,6 +145,28 @@ def _accepts(param, value, position, numbers_as_tensors):
     if kind in ("layout", "memory_format", "storage"):
         return False  # ndgrad's tensors are strided, contiguous and own their memory: only the default, None, fits
     return True  # object
+
+
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+
+
+def check_fits(kind, value):
+    """PyTorch's errors for a Python int too large for what it becomes: an int64_t (int, int list, device index),
+    a Scalar (which holds an int64 or, from 2**63, a uint64), or a double."""
+    if not _is_long(value) or _LONG_MIN <= value <= _LONG_MAX:
+        return
+    if kind in ("int", "ints", "device"):
+        raise ValueError("Overflow when unpacking long long")
+    if kind == "scalar":
+        if value < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        if value >= 2**64:
+            raise OverflowError("int too big to convert")
+    elif kind in ("float", "complex"):
+        try:
+            float(value)
+        except OverflowError:
+            raise OverflowError("int too large to convert to float") from None
 
 
 # ---- one declared overload ------------------------------------------------------------------------------------
@@ -253,20 +279,27 @@ class _Overload:
         return bound
 
     def unpack(self, bound):
-        """PyTorch's check while converting a call it matched: every element of an int list is an int. The
-        arguments are converted last one first (the order in which C++ compilers evaluate a call's arguments)."""
+        """PyTorch's checks while converting a call it matched: every element of an int list is an int, and every
+        Python int fits the C++ type it becomes (see check_fits). The arguments are converted last one first (the
+        order in which C++ compilers evaluate a call's arguments)."""
         Tensor = (_bound or _classes())[0]
         for param, value, _ in reversed(bound):
             if param.kind != "ints" or not isinstance(value, (tuple, list)):
+                check_fits(param.kind, value)
                 continue
             for index, element in enumerate(value):
                 if isinstance(element, (int, np.integer)) or _is_index(element):  # a bool unpacks, as in PyTorch
+                    if _is_long(element) and not _LONG_MIN <= element <= _LONG_MAX:
+                        error = "Overflow when unpacking long long"
+                    else:
+                        continue
+                elif isinstance(element, Tensor) and element._data.dtype.kind in "iu" and element._data.size == 1:
                     continue
-                if isinstance(element, Tensor) and element._data.dtype.kind in "iu" and element._data.size == 1:
-                    continue
+                else:
+                    error = f"type must be tuple of ints,but got {type_name(element)}"
                 raise TypeError(
                     f"{self.name}(): argument '{param.name}' failed to unpack the object at pos {index + 1} with "
-                    f"error \"type must be tuple of ints,but got {type_name(element)}\""
+                    f"error \"{error}\""
                 )
 
     def converted(self, args, kwargs, bound):
@@ -345,8 +378,8 @@ def _unpacked(param, value):
     if kind == "ints":
         if isinstance(value, (Tensor, np.integer)):
             return int(value)
-        if isinstance(value, (tuple, list)) and any(isinstance(item, (Tensor, np.integer)) for item in value):
-            return tuple(int(item) for item in value)
+        if isinstance(value, (tuple, list)) and any(isinstance(item, (Tensor, np.integer, bool)) for item in value):
+            return tuple(int(item) for item in value)  # a bool too: zeros(2, True) is zeros(2, 1)
     return value
 
 
@@ -395,6 +428,15 @@ class Signature:
         if shape_only and len(self.fitting) < _SHAPES_KEPT and all(_type_decides(p, v) for p, v, _ in bound):
             self.fitting[shape] = any(where is ALL_POSITIONAL for _, _, where in bound)
         return new_args, new_kwargs, out
+
+    def recheck(self, args, kwargs):
+        """For a call whose body failed: the error PyTorch's parser would have raised first, if a value does not fit
+        (an int beyond int64 in a call of a remembered shape, whose values were not looked at); else nothing."""
+        try:
+            self._fitting_overload(args, kwargs)
+        except Exception as error:
+            error.__suppress_context__ = True  # the body's failure is a consequence, not news
+            raise
 
     def _warn_deprecated(self, overload):
         if overload in _WARNED:
@@ -547,19 +589,35 @@ def parses(*schemas):
             packs = None if kwargs else fitting.get(tuple(map(type, args)))  # the common call: one dict lookup
             out = None
             if packs is None:
-                args, kwargs, out = signature.check_values(args, kwargs)
-            elif packs:
-                args = (args,)
+                run_args, run_kwargs, out = signature.check_values(args, kwargs)
+            else:
+                run_args, run_kwargs = ((args,) if packs else args), kwargs
             try:
-                result = function(*args, **kwargs)
+                result = function(*run_args, **run_kwargs)
             except MemoryError as error:  # NumPy's, for an allocation too large: PyTorch's words for it
-                raise allocation_error(error) or error from None
+                raise _allocation_error(error) from None
+            except Exception:
+                signature.recheck(args, kwargs)  # a remembered call shape's values were not looked at: they come first
+                raise
             return result if out is None else _written(signature.name, result, out)
 
         checked.signature, checked.is_method = signature, False
         return checked
 
     return decorate
+
+
+def takes_no_arguments(function):
+    """A function PyTorch defines in C with no parameters: CPython refuses any argument, in its own words."""
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        if args or kwargs:
+            given = f"arguments ({len(args)} given)" if args else "keyword arguments"
+            raise TypeError(f"ndgrad.{function.__name__}() takes no {given}")
+        return function()
+
+    return checked
 
 
 def alias(checked, *schemas):
@@ -591,6 +649,13 @@ def tensor_method(function, *schemas):
     return _checked_method(run, Signature(function.signature.schemas, True, body))
 
 
+def _allocation_error(error):
+    """PyTorch's error for NumPy's MemoryError of an allocation too large (the error itself for another)."""
+    from ndgrad._device import allocation_error  # the device module declares its own signatures here
+
+    return allocation_error(error) or error
+
+
 def _written(name, result, out):
     from ndgrad._out import write_out  # the out= path only: it needs the dtypes, which are declared here
 
@@ -613,13 +678,16 @@ def _checked_method(run, signature):
     def method(self, *args, **kwargs):
         packs = None if kwargs else fitting.get(tuple(map(type, args)))
         if packs is None:
-            args, kwargs, _ = signature.check_values(args, kwargs)  # a method has no out=
-        elif packs:
-            args = (args,)
+            run_args, run_kwargs, _ = signature.check_values(args, kwargs)  # a method has no out=
+        else:
+            run_args, run_kwargs = ((args,) if packs else args), kwargs
         try:
-            return run(self, *args, **kwargs)
+            return run(self, *run_args, **run_kwargs)
         except MemoryError as error:
-            raise allocation_error(error) or error from None
+            raise _allocation_error(error) from None
+        except Exception:
+            signature.recheck(args, kwargs)
+            raise
 
     method.signature, method.is_method = signature, True
     return method

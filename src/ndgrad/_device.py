@@ -8,41 +8,43 @@ import re
 
 import numpy as np
 
+from ndgrad._argument_parser import parses_method
+
 __all__ = [
     "device", "array_namespace", "device_of_array", "namespace_of", "cuda_backend", "use_cuda_backend", "placement",
     "to_device", "to_host", "resolve", "parse_to",
 ]
 
-_DEVICE_STRING = re.compile(r"([a-z]+)(?::(0|[1-9][0-9]*))?")
+# PyTorch's device types, in the order its error lists them (ndgrad keeps data on the first two only)
+DEVICE_TYPES = (
+    "cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve", "fpga", "maia", "xla", "lazy",
+    "vulkan", "mps", "meta", "hpu", "mtia", "privateuseone",
+)
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9][0-9]*|0))?")  # ASCII letters and digits only, as in C++
+_NO_INDEX = object()  # device(type) without an index, told apart from device(type, None)
 
 
 class device:
     """A place where tensor data lives: ``device('cpu')``, ``device('cuda:1')``, ``device('cuda', 0)`` (see
-    torch.device). As in PyTorch, ``device('cuda')`` has no index: it means the current GPU."""
+    torch.device). As in PyTorch, ``device('cuda')`` has no index: it means the current GPU, and a bare number is
+    a GPU's."""
 
     __slots__ = ("type", "index")
     __module__ = "ndgrad"
 
-    def __init__(self, type, index=None):
+    def __init__(self, type, index=_NO_INDEX):
         if isinstance(type, device):
             type, index = type.type, type.index
-        elif isinstance(type, int) and not isinstance(type, bool):  # torch.device(0) is cuda:0
-            type, index = "cuda", type
         elif isinstance(type, str):
-            match = _DEVICE_STRING.fullmatch(type)
-            if match is None:
-                if ":" in type:
-                    raise RuntimeError(f"Invalid device string: '{type}'")
-                raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
-            if match.group(2) is not None and index is not None:
-                raise RuntimeError(
-                    f"type (string) must not include an index because index was passed explicitly: {type}"
-                )
-            type, number = match.groups()
-            if number is not None:
-                index = int(number)
-        if type not in ("cpu", "cuda"):
-            raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
+            type, index = _parsed(type, index)  # an index given, even None, clashes with one in the string
+        else:  # a number: the current accelerator's device of that number
+            if type < 0:
+                raise RuntimeError("Device index must not be negative")
+            if not has_cuda_backend():
+                raise RuntimeError("Cannot access accelerator device when none is available.")
+            type, index = "cuda", int(type)
+        if index is not None and index >= 2**63:  # a remembered call shape reaches here unchecked
+            raise ValueError("Overflow when unpacking long long")
         if index is not None and index < 0:
             raise RuntimeError("Device index must not be negative")
         self.type, self.index = type, index
@@ -65,7 +67,30 @@ class device:
         return device, (self.type, self.index)
 
 
-CPU = device("cpu")
+def _parsed(text, index):
+    """(type, index) of a device string, with PyTorch's errors for a malformed one."""
+    if not text:
+        raise RuntimeError("Device string must not be empty")
+    match = _DEVICE_STRING.fullmatch(text)
+    if match is None:
+        raise RuntimeError(f"Invalid device string: '{text}'")
+    name, number = match.groups()
+    if number is not None and int(number) >= 2**31:
+        raise RuntimeError(f"Could not parse device index '{number}' in device string '{text}'")
+    if name not in DEVICE_TYPES:
+        raise RuntimeError(
+            f"Expected one of {', '.join(DEVICE_TYPES)} device type at start of device string: {name}"
+        )
+    if number is None:
+        return name, None if index is _NO_INDEX else index
+    if index is not _NO_INDEX:
+        raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {text}")
+    return name, int(number)
+
+
+CPU = object.__new__(device)  # made unparsed: the parser's own checks need this module
+CPU.type, CPU.index = "cpu", None
+device.__init__ = parses_method("device(Device device)", "device(str type, int? index=-1)")(device.__init__)
 _CUDA_DEVICES = {}  # GPU number -> its device object: tensors report their device on every op's check
 
 
@@ -119,8 +144,12 @@ class use_cuda_backend:  # noqa: N801 - used like a function: use_cuda_backend(m
 
 def array_namespace(dev):
     """The array library for a device: ops call ``xp.exp`` and never name NumPy or CuPy themselves."""
-    kind = dev.type if isinstance(dev, device) else device(dev).type
-    return np if kind == "cpu" else cuda_backend()
+    dev = dev if isinstance(dev, device) else device(dev)
+    if dev.type == "cpu":
+        return np
+    if dev.type != "cuda":
+        placement(dev)  # raises PyTorch's error for the device type
+    return cuda_backend()
 
 
 def namespace_of(array):
@@ -148,9 +177,12 @@ def current_index():
 
 
 def placement(dev):
-    """A context in which the array library allocates on ``dev`` (nothing to do on the cpu)."""
+    """A context in which the array library allocates on ``dev`` (nothing to do on the cpu); PyTorch's error for a
+    device type ndgrad has no array library for."""
     if dev.type == "cpu":
         return contextlib.nullcontext()
+    if dev.type != "cuda":
+        raise RuntimeError(f"PyTorch is not linked with support for {dev.type} devices")
     backend = cuda_backend()
     index = backend.cuda.runtime.getDevice() if dev.index is None else dev.index
     count = backend.cuda.runtime.getDeviceCount()
@@ -197,16 +229,18 @@ def resolve(dev):
 
 def parse_to(args, kwargs):
     """The overloads of Tensor.to and Module.to: ``(device=None, dtype=None, non_blocking=False, copy=False)``,
-    ``(dtype, non_blocking=False, copy=False)``, ``(tensor, non_blocking=False, copy=False)``.
+    ``(dtype, non_blocking=False, copy=False)``, ``(tensor, non_blocking=False, copy=False)``; a Python number
+    other than an int stands for a tensor, as PyTorch wraps one (``x.to(1.5)`` is ``x.to(float64)``).
 
     Returns (device or None, dtype or None, copy); non_blocking changes nothing, as copies here complete at once.
     """
     from ndgrad._dtype import dtype as DType
+    from ndgrad._dtype import scalar_tensor_dtype
     from ndgrad._tensor import Tensor
 
     target, dtype, flags = None, None, []
-    for arg in args:
-        if isinstance(arg, bool):
+    for position, arg in enumerate(args):
+        if isinstance(arg, bool) and position:
             flags.append(arg)
         elif flags or arg is None:
             if arg is not None:
@@ -215,6 +249,8 @@ def parse_to(args, kwargs):
             dtype = arg
         elif isinstance(arg, Tensor) and target is None:
             target, dtype = arg.device, arg.dtype
+        elif isinstance(arg, (bool, float, complex)) and not position:
+            target, dtype = CPU, scalar_tensor_dtype(arg)
         elif isinstance(arg, (str, device, int)) and target is None and dtype is None:
             target = arg
         else:

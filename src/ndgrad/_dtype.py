@@ -1,8 +1,10 @@
 """dtype objects, the default dtype, and PyTorch's type-promotion rules (which differ from NumPy's)."""
 
+import math
+
 import numpy as np
 
-from ndgrad._argument_parser import parses
+from ndgrad._argument_parser import check_fits, parses
 
 __all__ = ["dtype", "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast"]
 
@@ -21,7 +23,12 @@ class dtype:
         "name", "title", "cpp_name", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize", "_category",
     )
 
-    def __init__(self, name, title, numpy_dtype, category):
+    def __new__(cls, *args, **kwargs):  # the dtypes below are all there are, as in PyTorch
+        raise TypeError("cannot create 'ndgrad.dtype' instances")
+
+    @classmethod
+    def _make(cls, name, title, numpy_dtype, category):
+        self = object.__new__(cls)
         self.name = name
         self.title = title  # PyTorch's C++ name, used in messages and legacy type names: Float, Long, ...
         self.cpp_name = _CPP_NAMES[name]  # the C++ type some of PyTorch's messages print: float, long int, ...
@@ -31,6 +38,7 @@ class dtype:
         self.is_complex = category == 3
         self.is_signed = self.numpy.kind in "fic"
         self.itemsize = self.numpy.itemsize
+        return self
 
     def __repr__(self):
         return f"ndgrad.{self.name}"
@@ -38,21 +46,43 @@ class dtype:
     def to_complex(self):
         return {float64: complex128}.get(self, complex64)
 
+    def to_real(self):
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    def __lt__(self, other):
+        return _unordered("<", self, other)
+
+    def __le__(self, other):
+        return _unordered("<=", self, other)
+
+    def __gt__(self, other):
+        return _unordered(">", self, other)
+
+    def __ge__(self, other):
+        return _unordered(">=", self, other)
+
     def __reduce__(self):
         return (_from_name, (self.name,))
 
 
-bool_ = dtype("bool", "Bool", np.bool_, 0)
-uint8 = dtype("uint8", "Byte", np.uint8, 1)
-int8 = dtype("int8", "Char", np.int8, 1)
-int16 = dtype("int16", "Short", np.int16, 1)
-int32 = dtype("int32", "Int", np.int32, 1)
-int64 = dtype("int64", "Long", np.int64, 1)
-float16 = dtype("float16", "Half", np.float16, 2)
-float32 = dtype("float32", "Float", np.float32, 2)
-float64 = dtype("float64", "Double", np.float64, 2)
-complex64 = dtype("complex64", "ComplexFloat", np.complex64, 3)
-complex128 = dtype("complex128", "ComplexDouble", np.complex128, 3)
+def _unordered(operator, left, right):
+    """Python's error for ordering dtypes, naming the type as PyTorch's C type names itself."""
+    if not isinstance(right, dtype):
+        return NotImplemented
+    raise TypeError(f"'{operator}' not supported between instances of 'ndgrad.dtype' and 'ndgrad.dtype'")
+
+
+bool_ = dtype._make("bool", "Bool", np.bool_, 0)
+uint8 = dtype._make("uint8", "Byte", np.uint8, 1)
+int8 = dtype._make("int8", "Char", np.int8, 1)
+int16 = dtype._make("int16", "Short", np.int16, 1)
+int32 = dtype._make("int32", "Int", np.int32, 1)
+int64 = dtype._make("int64", "Long", np.int64, 1)
+float16 = dtype._make("float16", "Half", np.float16, 2)
+float32 = dtype._make("float32", "Float", np.float32, 2)
+float64 = dtype._make("float64", "Double", np.float64, 2)
+complex64 = dtype._make("complex64", "ComplexFloat", np.complex64, 3)
+complex128 = dtype._make("complex128", "ComplexDouble", np.complex128, 3)
 
 ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
@@ -69,8 +99,9 @@ def from_numpy_dtype(numpy_dtype):
         return _BY_NUMPY[numpy_dtype]
     except KeyError:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype).name}. The only supported types are: "
-            "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool."
+            f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype).type.__name__}. The only supported types "
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
+            "uint8, and bool."
         ) from None
 
 
@@ -85,13 +116,20 @@ def get_default_dtype():
 
 def set_default_dtype(d):
     """See torch.set_default_dtype; only floating-point dtypes are allowed, as in PyTorch."""
-    if d not in (float16, float32, float64):
+    if type(d) is not dtype:
+        raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
     _Defaults.float = d
 
 
 @parses("promote_types(ScalarType type1, ScalarType type2)")
-def promote_types(a, b):
+def promote_types(type1, type2):
+    """The dtype both promote to (see torch.promote_types)."""
+    return promote(type1, type2)
+
+
+def promote(a, b):
     """PyTorch's promote_types: the higher category wins whole; within a category the wider type."""
     if a is b:
         return a
@@ -120,6 +158,14 @@ def scalar_dtype(value):
     return _Defaults.float
 
 
+def scalar_tensor_dtype(value):
+    """The dtype of the tensor PyTorch wraps a Python number in where a tensor goes: double, not the default."""
+    for kind, d in ((bool, bool_), (int, int64), (complex, complex128)):
+        if isinstance(value, kind):
+            return d
+    return float64
+
+
 def result_type(operands):
     """torch.result_type over tensors and Python scalars.
 
@@ -135,7 +181,7 @@ def result_type(operands):
             d, tier = x.dtype, (0 if x._data.ndim else 1)
         else:
             d, tier = scalar_dtype(x), 2
-        tiers[tier] = d if tiers[tier] is None else promote_types(tiers[tier], d)
+        tiers[tier] = d if tiers[tier] is None else promote(tiers[tier], d)
     result = None
     for d in tiers:
         if d is None:
@@ -143,29 +189,98 @@ def result_type(operands):
         if result is None:
             result = d
         elif d._category > result._category:
-            result = promote_types(result, d)
+            result = promote(result, d)
     return result
 
 
 
-# The C++ type names in PyTorch's "value cannot be converted" message (not quite cpp_name's: int64_t, not long).
+# The C++ type names in PyTorch's "value cannot be converted" message, as Scalar::to<T> spells them.
 _SCALAR_TYPE_NAMES = {
-    "float16": "c10::Half", "float32": "float", "float64": "double", "int64": "int64_t", "int32": "int",
-    "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t",
+    "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+    "float16": "c10::Half", "float32": "float", "float64": "double", "complex64": "c10::complex<float>",
+    "complex128": "c10::complex<double>",
 }
 
 
-def real_scalar(value, d):
-    """A Python number as PyTorch writes it into a tensor of dtype ``d``: a complex number into a real dtype only
-    when its imaginary part is 0 (else PyTorch's error); bool tensors take any number (nonzero is True)."""
-    if isinstance(value, complex) and not d.is_complex and d is not bool_:
-        if value.imag:
-            raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[d.name]} without overflow")
-        return value.real
-    return value
+def fill_scalar(value, d, count):
+    """``real_scalar`` for a fill of ``count`` elements: PyTorch writes the one element of a half tensor through
+    double, unchecked beyond that (70000 fills it with inf, as it does not fill two)."""
+    if count == 1 and d is float16:
+        return float(real_scalar(value, float64))
+    return real_scalar(value, d)
+
+
+def real_scalar(value, d, spelled=None):
+    """A Python number as PyTorch writes it into a tensor of dtype ``d`` (c10's checked conversion of a Scalar):
+    PyTorch's RuntimeError where the number does not fit, else the value NumPy is to store.
+
+    An integer goes into an unsigned type from -max to max (-1 is 255 in uint8), a float into an integer type only
+    within its range (not nan or inf), a complex number into a real type only with no imaginary part; floating types
+    take inf and nan but no finite value beyond their range; bool takes any number. ``spelled``: the type's name
+    in the message (torch.tensor's names it otherwise than Scalar::to<T>, which this is by default).
+    """
+    check_fits("scalar", value)  # an int a Scalar cannot hold (a call of a remembered shape reaches here unchecked)
+    if d is bool_:
+        return bool(value)
+    spelled = spelled or _SCALAR_TYPE_NAMES[d.name]
+    if isinstance(value, complex):
+        if not d.is_complex:
+            if value.imag:
+                raise _overflow(spelled)
+            return real_scalar(value.real, d, spelled)
+        _check_range(value.real, d, spelled)
+        _check_range(value.imag, d, spelled)
+        return value
+    _check_range(value, d, spelled)
+    if d.is_floating_point or d.is_complex or isinstance(value, bool):
+        return value
+    bits = 8 * d.itemsize  # wraps as C++'s cast does: -1 is 255 in uint8, 2.0**63 is -2**63 in int64
+    value = int(value) % 2**bits
+    return value - 2**bits if d.is_signed and value >= 2 ** (bits - 1) else value
+
+
+def integer_range(d, from_float):
+    """The numbers c10's checked conversion lets into the integer dtype ``d``: from a float, its range; from an
+    integer, an unsigned type's negatives too (they wrap around, as PyTorch lets ``a - b`` do)."""
+    return _RANGES[d.name][from_float]
+
+
+def _range(d):
+    if d.is_floating_point or d.is_complex:
+        return float(np.finfo(d.numpy).max)
+    info = np.iinfo(d.numpy)
+    return ((-int(info.max) if info.min == 0 else int(info.min)), int(info.max)), (float(info.min), float(info.max))
+
+
+_RANGES = {d.name: _range(d) for d in ALL_DTYPES if d is not bool_}  # floating ones: the largest finite value
+
+
+def _check_range(value, d, spelled):
+    if d.is_floating_point or d.is_complex:  # inf and nan fit; a finite number beyond the largest does not
+        fits = not math.isfinite(value) or abs(value) <= _RANGES[d.name]
+    else:
+        low, high = _RANGES[d.name][isinstance(value, float)]
+        fits = low <= value <= high  # nan fails too
+    if not fits:
+        raise _overflow(spelled)
+
+
+def _overflow(spelled):
+    return RuntimeError(f"value cannot be converted to type {spelled} without overflow")
 
 
 def legacy_type_name(d, device_type="cpu"):
     """'ndgrad.FloatTensor' and friends, the names PyTorch's messages and Tensor.type() use."""
     prefix = "ndgrad.cuda." if device_type == "cuda" else "ndgrad."
     return f"{prefix}{d.title}Tensor"
+
+
+def legacy_type_of(name):
+    """(dtype, device type) of a legacy type's name; 'ndgrad.Tensor' is the default dtype's on the cpu."""
+    if name == "ndgrad.Tensor":
+        return _Defaults.float, "cpu"
+    for d in ALL_DTYPES:
+        for device_type in ("cpu", "cuda"):
+            if name == legacy_type_name(d, device_type):
+                return d, device_type
+    raise ValueError(f"invalid type: '{name}'")

@@ -296,7 +296,8 @@ class _Reader:
 
     def _size(self, node, depth):
         items = node["items"]
-        _expect(type(items) is list and all(type(item) is int for item in items), "a size holds ints")
+        _expect(type(items) is list and all(type(item) is int and -(2**63) <= item < 2**63 for item in items),
+                "a size holds int64s")
         return Size(items)
 
 

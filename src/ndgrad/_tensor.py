@@ -8,7 +8,7 @@ import weakref
 import numpy as np
 
 from ndgrad import _dlpack, ops
-from ndgrad._argument_parser import parses_method
+from ndgrad._argument_parser import class_name, parses_method, type_name
 from ndgrad._device import device as Device
 from ndgrad._device import device_of_array, parse_to, to_device
 from ndgrad._dtype import (
@@ -24,8 +24,10 @@ from ndgrad._dtype import (
     int32,
     int64,
     legacy_type_name,
+    legacy_type_of,
     uint8,
 )
+from ndgrad._dtype import dtype as DType
 from ndgrad._fpstate import restore, silence
 from ndgrad._operators import OperatorMethods
 from ndgrad._warnings import warn
@@ -101,15 +103,49 @@ def _requires_grad_leaf_error(requires_grad):
 
 
 class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``ndgrad.Size([2, 3])`` (see torch.Size)."""
+    """A tensor's shape: a tuple of ints that prints as ``ndgrad.Size([2, 3])`` (see torch.Size); sums and repeats
+    of a Size are Sizes (its items are read as a tuple's, at a tuple's speed: a slice is a tuple)."""
 
     __module__ = "ndgrad"
+
+    def __new__(cls, sizes=(), /):
+        return _new_tuple(cls, _size_items(tuple(sizes)))
 
     def __repr__(self):
         return f"ndgrad.Size([{', '.join(map(str, self))}])"
 
+    def __add__(self, other):
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to ndgrad.Size")
+        return _new_tuple(Size, tuple.__add__(self, other))
+
+    def __radd__(self, other):
+        return _new_tuple(Size, tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
+
+    def __mul__(self, times):
+        return _new_tuple(Size, tuple.__mul__(self, times))
+
+    __rmul__ = __mul__
+
     def numel(self):
         return int(np.prod(self, dtype=np.int64))
+
+
+_new_tuple = tuple.__new__  # _new_tuple(Size, shape): a Size of ints already checked, at a tuple's speed
+
+
+def _size_items(items):
+    """PyTorch's check of a Size's items: ints (NumPy's kept as they are, a bool as its int) or one-element integer
+    tensors (as their int)."""
+    values = []
+    for index, item in enumerate(items):
+        if isinstance(item, (int, np.integer)):
+            values.append(int(item) if isinstance(item, bool) else item)
+        elif isinstance(item, Tensor) and item._data.size == 1 and item._data.dtype.kind in "iu":
+            values.append(int(item._data.item()))
+        else:
+            raise TypeError(f"ndgrad.Size() takes an iterable of 'int' (item {index} is '{type_name(item)}')")
+    return tuple(values)
 
 
 _new = object.__new__
@@ -144,11 +180,11 @@ class Tensor(
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
     __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does
 
-    def __new__(cls, *args, device=None):
+    def __new__(cls, *args, **kwargs):
         """The legacy constructor: ``Tensor([1, 2])`` copies data, ``Tensor(2, 3)`` makes an uninitialised 2x3."""
         from ndgrad._creation import legacy_new
 
-        return legacy_new(None, args, device, cls)  # the default dtype, as set_default_dtype leaves it
+        return legacy_new(None, args, kwargs, cls)  # the default dtype, as set_default_dtype leaves it
 
     @classmethod
     def _from_parts(cls, data, requires_grad, grad_fn, output_nr, version_counter, base=None):
@@ -397,12 +433,12 @@ class Tensor(
     # ---- metadata ----------------------------------------------------------------------------------------
     @property
     def shape(self):
-        return Size(self._data.shape)
+        return _new_tuple(Size, self._data.shape)
 
     @parses_method("size(int? dim=None)")
     def size(self, dim=None):
         if dim is None:
-            return Size(self._data.shape)
+            return _new_tuple(Size, self._data.shape)
         return self._data.shape[_dim_of_shape(dim, self._data.ndim)]
 
     def dim(self):
@@ -454,10 +490,25 @@ class Tensor(
 
     @parses_method("type(object dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
                    "type(object dtype=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated")
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking=False):
+        """This tensor's legacy type name ('ndgrad.FloatTensor'), or the tensor converted to the type given as a
+        dtype, a legacy type or its name."""
         if dtype is None:
             return legacy_type_name(self.dtype, self.device.type)
-        return self.to(dtype)
+        from ndgrad._creation import LegacyTensorType
+
+        if isinstance(dtype, DType):
+            return self.to(dtype)
+        if isinstance(dtype, str):
+            name = dtype
+        elif isinstance(dtype, LegacyTensorType):
+            name = f"ndgrad.{dtype.__name__}"
+        elif isinstance(dtype, type):
+            name = "ndgrad.Tensor" if dtype is Tensor else class_name(dtype)
+        else:
+            raise TypeError("dtype must be a type, str, or dtype object")
+        target, device_type = legacy_type_of(name)
+        return self.to(self.device if device_type == self.device.type else device_type, target)
 
     def __repr__(self):
         from ndgrad._printing import tensor_repr
@@ -527,38 +578,40 @@ class Tensor(
     # ---- new tensors with this one's dtype and device (see torch.Tensor.new_zeros) -------------------------------
     @parses_method("new_tensor(object data, *, ScalarType dtype=None, Device? device=None, bool requires_grad=False)")
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
-        from ndgrad._creation import tensor
+        from ndgrad._creation import copied, warn_copy_construct
+        from ndgrad._factory import made
 
-        return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        if isinstance(data, Tensor):
+            warn_copy_construct("tensor.new_tensor(sourceTensor)")
+        return made(copied(data, dtype or self.dtype, device or self.device), requires_grad)
 
     @parses_method("new_zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
                    "bool? pin_memory=False, bool? requires_grad=False)")
     def new_zeros(self, size, *, dtype=None, device=None, requires_grad=False):
-        from ndgrad._creation import zeros
+        from ndgrad._creation import fill_zeros, filled
 
-        return zeros(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        return filled(fill_zeros, size, dtype or self.dtype, device or self.device, requires_grad)
 
     @parses_method("new_ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
                    "bool? pin_memory=False, bool? requires_grad=False)")
     def new_ones(self, size, *, dtype=None, device=None, requires_grad=False):
-        from ndgrad._creation import ones
+        from ndgrad._creation import fill_ones, filled
 
-        return ones(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        return filled(fill_ones, size, dtype or self.dtype, device or self.device, requires_grad)
 
     @parses_method("new_empty(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
                    "bool? pin_memory=False, bool? requires_grad=False)")
     def new_empty(self, size, *, dtype=None, device=None, requires_grad=False):
-        from ndgrad._creation import empty
+        from ndgrad._creation import fill_empty, filled
 
-        return empty(size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+        return filled(fill_empty, size, dtype or self.dtype, device or self.device, requires_grad)
 
     @parses_method("new_full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, "
                    "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-        from ndgrad._creation import full
+        from ndgrad._creation import filled_with
 
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
-                    requires_grad=requires_grad)
+        return filled_with(size, fill_value, dtype or self.dtype, device or self.device, requires_grad)
 
     @parses_method("cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
                    "cuda(Device? device=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated")

@@ -4,6 +4,8 @@ import functools
 import inspect
 import threading
 
+from ndgrad._argument_parser import Signature, takes_no_arguments
+
 __all__ = [
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
     "NO_VERSION", "check_inference_write", "INFERENCE_REQUIRES_GRAD", "INFERENCE_VERSION",
@@ -18,6 +20,7 @@ class _ModeState(threading.local):
 
 
 STATE = _ModeState()
+_SET_GRAD_ENABLED = Signature(("set_grad_enabled(bool enabled)",))
 
 
 def _set(grad_mode, inference):
@@ -65,11 +68,13 @@ def check_inference_write():
         raise RuntimeError(_INFERENCE_WRITE)
 
 
+@takes_no_arguments
 def is_grad_enabled():
     """True when grad mode is on (see torch.is_grad_enabled); ops record when also outside inference mode."""
     return STATE.grad_mode
 
 
+@takes_no_arguments
 def is_inference_mode_enabled():
     return STATE.inference
 
@@ -145,6 +150,8 @@ class set_grad_enabled(_Mode):
     """Sets grad mode at once when called; as a context manager, restores the old mode on exit."""
 
     def __init__(self, mode):
+        if not isinstance(mode, int):  # ints pass: backward hands on create_graph, which PyTorch takes as a number
+            _SET_GRAD_ENABLED.check((mode,), {})  # PyTorch's TypeError for a mode that is no bool
         self.mode = bool(mode)
         self._before = STATE.grad_mode
         _set(self.mode, STATE.inference)

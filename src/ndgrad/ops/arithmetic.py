@@ -8,7 +8,7 @@ import cmath
 import math
 
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
-from ndgrad._dtype import bool_, real_scalar, result_type
+from ndgrad._dtype import bool_, fill_scalar, result_type
 from ndgrad.ops._checks import (
     check_castable,
     check_zero_division,
@@ -557,7 +557,7 @@ class Zero(Fill):
 def fill_(input, value):
     """Set every element to ``value``, a number or a 0-d tensor (see torch.Tensor.fill_)."""
     if not hasattr(value, "_data"):
-        return Fill.apply_(input, value=real_scalar(value, input.dtype))
+        return Fill.apply_(input, value=fill_scalar(value, input.dtype, input.numel()))
     if value.ndim:
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
     return FillTensor.apply_(input, value if value.dtype is input.dtype else value.to(input.dtype))

@@ -5,7 +5,7 @@ import numpy as np
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import namespace_of, to_device
-from ndgrad._dtype import bool_, uint8
+from ndgrad._dtype import bool_, real_scalar, uint8
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.gather_scatter import _check_bounds, _run, _zeros
@@ -410,7 +410,11 @@ def setitem(input, index, value):
 def _value_tensor(value, like):
     from ndgrad._creation import tensor
 
-    if isinstance(value, np.ndarray) or isinstance(value, (bool, int, float, complex, np.generic)):
+    if type(value) in (bool, int, float, complex):  # a Scalar, checked as PyTorch writes one into like's dtype
+        if type(value) is int and not -(2**63) <= value < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+        return tensor(real_scalar(value, like.dtype), dtype=like.dtype, device=like.device)
+    if isinstance(value, (np.ndarray, np.generic)):
         return tensor(value, dtype=like.dtype, device=like.device)
     raise TypeError(f"can't assign a {type(value).__name__} to a {like.type()}")
 

@@ -236,24 +236,34 @@ def random_(tensor, *args, generator=None, **kwargs):
     """Tensor.random_(), random_(to) or random_(from, to): integers drawn uniformly (see torch.Tensor.random_)."""
     tensor._check_inplace()
     dtype = tensor.dtype
-    if dtype.is_complex:
-        raise _not_implemented("random_kernel_cpu", dtype)
     bounds = _random_bounds(args, kwargs)
     if bounds is None:
+        if dtype.is_complex:
+            raise _not_implemented("random_kernel_cpu", dtype)
         op, low, high = RandomFull, 0, _largest(dtype)
-    else:
-        low, to = bounds
-        op = RandomTo if len(args) + len(kwargs) == 1 else RandomFromTo
-        if to is None:
-            high = _largest(dtype)
-        elif low >= to:
-            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={to}")
-        else:
-            high = to - 1
+    elif bounds[1] is None:  # from up to the dtype's largest value
+        if dtype.is_complex:
+            raise RuntimeError("random_from_to_impl handles only integral, floating-point and boolean types")
+        op, low, high = RandomFromTo, bounds[0], _largest(dtype)
         _check_in_range(low, "from", dtype)
-        if to is not None:
-            _check_in_range(high, "to - 1", dtype)
+    else:
+        op = RandomTo if len(args) + len(kwargs) == 1 else RandomFromTo
+        low, high = checked_random_range(*bounds, dtype)
     return _fill(op, tensor, lambda rng, shape: rng.integers(low, high, shape, endpoint=True), generator)
+
+
+def checked_random_range(low, to, dtype):
+    """The inclusive range [from, to - 1] random_(from, to) draws from, after PyTorch's checks, in its order."""
+    for bound in (low, to):
+        if not -(2**63) <= bound < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+    if low >= to:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={to}")
+    if dtype.is_complex:
+        raise RuntimeError("check_random_bounds handles only integral, floating-point and boolean types")
+    _check_in_range(low, "from", dtype)
+    _check_in_range(to - 1, "to - 1", dtype)
+    return low, to - 1
 
 
 def _random_bounds(args, kwargs):

@@ -420,9 +420,10 @@ def rfftfreq(n, d=1.0, *, dtype=None, device=None, requires_grad=False):
 def _frequencies(function, count, n, d, dtype, device, requires_grad):
     """k / (d n) for k = 0 .. count - 1, the upper half of fftfreq's made negative; computed as PyTorch, in
     ``dtype``, times one number."""
-    from ndgrad._creation import _make
+    from ndgrad._factory import made, new_size
 
     dtype = dtype or get_default_dtype()
+    new_size((count,), dtype)  # PyTorch allocates before it looks at the dtype
     if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(f"{function} requires a floating point or complex dtype")
     if dtype.is_complex:  # PyTorch starts from an arange in this dtype, which has no complex kernel
@@ -432,4 +433,4 @@ def _frequencies(function, count, n, d, dtype, device, requires_grad):
         values[(n + 1) // 2:] -= n
     if n:
         values = values * dtype.numpy.type(1.0 / (n * d))
-    return _make(values, requires_grad)
+    return made(values, requires_grad)

@@ -150,7 +150,7 @@ class RNNBase(Module):
         self.bias, self.batch_first, self.dropout = bias, batch_first, float(dropout)
         self.bidirectional, self.proj_size = bidirectional, proj_size
         _check_arguments(mode, input_size, hidden_size, num_layers, bias, batch_first, dropout, proj_size)
-        gate_size = _GATES[mode] * hidden_size
+        gate_size = _GATES[mode] * hidden_size if _GATES[mode] > 1 else hidden_size  # as given: a bool stays one
         directions = 2 if bidirectional else 1
         output_size = proj_size if proj_size > 0 else hidden_size
         self._flat_weights_names, self._all_weights = [], []
