@@ -61,16 +61,30 @@ def check_castable(self, *others, cpp_name=False):
 
 
 def as_tensor(value, dtype, like):
-    """A Python number as a 0-d tensor of ``dtype`` on ``like``'s device."""
+    """A Python number as a 0-d tensor of ``dtype`` on ``like``'s device (the host's if ``like`` is a number)."""
     from ndgrad._device import array_namespace
     from ndgrad._tensor import Tensor
 
-    return Tensor._wrap(array_namespace(like.device).asarray(value, dtype=dtype.numpy))
+    return Tensor._wrap(array_namespace(like.device if is_tensor(like) else "cpu").asarray(value, dtype=dtype.numpy))
 
 
 def first_as_tensor(input, other):
-    """A number on the left (``div(2, x)``) as a tensor of the pair's result dtype, so it stays weak."""
+    """A number on the left (``div(2, x)``, ``add(1, 2)``) as a tensor of the pair's result dtype, so it stays weak,
+    as PyTorch binds a number given for a Tensor argument."""
     return input if is_tensor(input) else as_tensor(input, result_type((input, other)), other)
+
+
+def checked_alpha(input, other, alpha):
+    """PyTorch's checks of add's and sub's ``alpha`` against the dtype they compute in; ``alpha`` as that dtype
+    takes it (a bool result adds ``other`` or nothing: any nonzero alpha is True)."""
+    dtype = result_type((input, other))
+    if isinstance(alpha, bool) and dtype is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype._category < 2 and not isinstance(alpha, int):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, complex) and not dtype.is_complex:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+    return bool(alpha) if dtype is bool_ else alpha
 
 
 def promoted_with(tensor, *numbers):

@@ -483,10 +483,10 @@ def _not_a_tensor(cls, inputs, Tensor):
 
 
 def _translate(error, arrays):
-    """Turn a NumPy broadcasting ValueError into PyTorch's message; leave other errors alone."""
-    shapes = [a.shape for a in arrays if hasattr(a, "shape")]
-    if len(shapes) == 2 and "broadcast" in str(error):
-        translated = broadcast_error(*shapes)
+    """Turn a NumPy broadcasting ValueError into PyTorch's message (its operands in the op's order); leave other
+    errors alone."""
+    if "broadcast" in str(error):
+        translated = broadcast_error(*(a.shape for a in arrays if hasattr(a, "shape")))
         if translated is not None:
             return translated
     return error

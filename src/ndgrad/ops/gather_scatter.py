@@ -6,7 +6,7 @@ Index arrays are keyword parameters, never inputs: they have no gradient and mus
 import numpy as np
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op, _mixed_devices
 from ndgrad.ops.shape import wrap_dim
@@ -560,16 +560,15 @@ def take_along_dim(input, indices, dim=None):
     if input.ndim != indices.ndim:
         raise RuntimeError("ndgrad.take_along_dim(): input and indices should have the same number of dimensions, but "
                            f"got {input.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
-    others = [s for d, s in enumerate(input.shape) if d != dim], [s for d, s in enumerate(indices.shape) if d != dim]
-    error = broadcast_error(*others)
-    if error is not None:
-        raise error
-    shape = list(np.broadcast_shapes(*others))
-    shape.insert(dim, 0)
-    input_shape, indices_shape = list(shape), list(shape)
-    input_shape[dim], indices_shape[dim] = input.shape[dim], indices.shape[dim]
+    input_shape = list(input.shape)
+    input_shape[dim] = indices.shape[dim]  # broadcast all dims but dim, as PyTorch: input's dim takes indices' size
+    indices_shape = list(broadcast_shape(input_shape, indices.shape))
+    input_shape = list(indices_shape)
+    input_shape[dim] = input.shape[dim]
     input = input if tuple(input.shape) == tuple(input_shape) else input.expand(input_shape)
     indices = indices if tuple(indices.shape) == tuple(indices_shape) else indices.expand(indices_shape)
+    if input.shape[dim]:
+        indices = indices % input.shape[dim]  # PyTorch wraps the indices along dim, where gather would refuse them
     return gather(input, dim, indices)
 
 

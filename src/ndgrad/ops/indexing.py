@@ -6,7 +6,7 @@ import numpy as np
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import namespace_of, to_device
 from ndgrad._dtype import bool_, uint8
-from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._broadcast import broadcast_error, broadcast_shape
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.gather_scatter import _check_bounds, _run, _zeros
 from ndgrad.ops.shape import Alias, Select, Slice, Unsqueeze, keeps_whole_dim
@@ -483,8 +483,7 @@ def _masked_fill(input, mask, value, inplace):
 
     _check_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype "
                 f"{_MASK_DTYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
-    if not inplace and broadcast_error(mask.shape, input.shape) is not None:
-        raise broadcast_error(mask.shape, input.shape)
+    broadcast_shape(input.shape, mask.shape) if inplace else broadcast_shape(mask.shape, input.shape)
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -505,9 +504,7 @@ def _masked_scatter(input, mask, source, inplace):
     if source.dtype is not input.dtype:
         raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got"
                            f"{input.dtype.title} and {source.dtype.title}")
-    if broadcast_error(input.shape, mask.shape) is not None:
-        raise broadcast_error(input.shape, mask.shape)
-    shape = np.broadcast_shapes(input.shape, mask.shape)
+    shape = broadcast_shape(mask.shape, input.shape)
     count = int(namespace_of(mask._data).broadcast_to(mask._data, shape).sum())  # a sync, as torch's check
     if source.numel() < count:
         raise RuntimeError("Number of elements of source < number of ones in mask")
@@ -525,8 +522,7 @@ def masked_scatter(input, mask, source):
 def masked_select(input, mask):
     """The elements of input where ``mask`` holds, as a 1-d tensor (see torch.masked_select)."""
     _check_mask(mask, "masked_select: expected BoolTensor for mask")
-    if broadcast_error(input.shape, mask.shape) is not None:
-        raise broadcast_error(input.shape, mask.shape)
+    broadcast_shape(mask.shape, input.shape)
     return MaskedSelect.apply(input, mask=mask._data)
 
 

@@ -6,7 +6,7 @@ from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import array_namespace
 from ndgrad._warnings import warn
 from ndgrad.ops import gather_scatter
-from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._op import JOINING, SHAPE, Op
 from ndgrad.ops.shape import (
     Diagonal,
@@ -515,19 +515,8 @@ def broadcast_tensors(*tensors):
     for i, t in enumerate(tensors):
         if not hasattr(t, "_data"):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
-    shape = _broadcast_shape([t.shape for t in tensors])
+    shape = broadcast_shape(*(t.shape for t in tensors))
     return tuple(t if t.shape == shape else expand(t, shape) for t in tensors)
-
-
-def _broadcast_shape(shapes):
-    result = ()
-    for shape in shapes:
-        ndim = max(len(result), len(shape))
-        padded_result, padded = (1,) * (ndim - len(result)) + result, (1,) * (ndim - len(shape)) + tuple(shape)
-        if any(a != b and a != 1 and b != 1 for a, b in zip(padded_result, padded)):
-            raise broadcast_error(result, tuple(shape))
-        result = tuple(b if a == 1 else a for a, b in zip(padded_result, padded))
-    return result
 
 
 def meshgrid(*tensors, indexing=None):

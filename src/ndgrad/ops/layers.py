@@ -8,6 +8,7 @@ from ndgrad._dtype import can_cast, int64, promote_types
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
 from ndgrad.ops._checks import constant_like
+from ndgrad.ops._linalg_base import check_kernel
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.dropout import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
@@ -345,6 +346,7 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    check_kernel("pdist", input)
     return Pdist.apply(input, p=float(p))
 
 

@@ -560,8 +560,12 @@ def unsqueeze(input, dim):
 
 def expand(input, sizes):
     """Broadcast to ``sizes`` (-1 keeps a dim) without copying (see torch.Tensor.expand)."""
-    sizes = _size_args(sizes)
-    shape = input.shape
+    return Expand.apply(input, shape=expanded_shape(input, sizes))
+
+
+def expanded_shape(input, sizes):
+    """The shape ``input.expand(sizes)`` has, or PyTorch's error; dims are matched from the last, as PyTorch does."""
+    sizes, shape = _size_args(sizes), input.shape
     if len(sizes) < len(shape):
         raise RuntimeError(
             f"expand({legacy_type_name(input.dtype, input.device.type)}{{[{', '.join(map(str, shape))}]}}, "
@@ -569,16 +573,23 @@ def expand(input, sizes):
             "the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
         )
-    lead = len(sizes) - len(shape)
-    target = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
-    for i, size in enumerate(shape):
-        if size != 1 and target[lead + i] != size:
+    lead, target = len(sizes) - len(shape), list(sizes)
+    for i in range(len(sizes) - 1, -1, -1):
+        size = shape[i - lead] if i >= lead else 1
+        if target[i] == -1 and shape:  # a 0-d tensor takes -1 as a size, which fails below as PyTorch's does
+            if i < lead:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                   f"dimension {i}")
+            target[i] = size
+        if size != target[i] and size != 1:
             raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({size}) at "
-                f"non-singleton dimension {lead + i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                f"The expanded size of the tensor ({target[i]}) must match the existing size ({size}) at "
+                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
                 f"Tensor sizes: [{', '.join(map(str, shape))}]"
             )
-    return Expand.apply(input, shape=target)
+    if any(size < 0 for size in target):
+        raise RuntimeError("numel: integer multiplication overflow")
+    return tuple(target)
 
 
 @parses("broadcast_to(Tensor input, SymInt[] size)")
