@@ -13,7 +13,7 @@ import numpy as np
 from ndgrad._device import allocation_error
 from ndgrad._warnings import warn
 
-__all__ = ["parses", "alias", "parses_method", "tensor_method", "type_name", "Signature"]
+__all__ = ["parses", "alias", "parses_method", "tensor_method", "python_method", "type_name", "Signature"]
 
 # The schema's type -> the kind the checks below know it by, and the name PyTorch's messages give it.
 _KINDS = {
@@ -585,6 +585,14 @@ def tensor_method(function, *schemas):
     if schemas:
         return _checked_method(run, Signature(schemas, body=body))
     return _checked_method(run, Signature(function.signature.schemas, True, body))
+
+
+def python_method(function, name):
+    """A Tensor method that torch writes in Python (torch/_tensor.py), as a plain function named as torch's, so that
+    Python's own TypeError for a wrong call names ``Tensor.<name>()``."""
+    function.__code__ = function.__code__.replace(co_qualname=f"Tensor.{name}")
+    function.__qualname__ = f"Tensor.{name}"
+    return function
 
 
 def _parameter_names(function, method=False):

@@ -16,6 +16,7 @@ from ndgrad.ops import (
     einsums,
     embedding_bag,
     gather_scatter,
+    grids,
     indexing,
     joining,
     layers,
@@ -59,6 +60,7 @@ from ndgrad.ops.dropout import *  # noqa: F403
 from ndgrad.ops.eigen import *  # noqa: F403
 from ndgrad.ops.einsums import *  # noqa: F403
 from ndgrad.ops.gather_scatter import *  # noqa: F403
+from ndgrad.ops.grids import *  # noqa: F403
 from ndgrad.ops.indexing import *  # noqa: F403
 from ndgrad.ops.joining import *  # noqa: F403
 from ndgrad.ops.layers import *  # noqa: F403
@@ -90,10 +92,10 @@ from ndgrad.ops.trigonometric import *  # noqa: F403
 
 FAMILIES = (
     arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, complex_numbers, reduction,
-    selection, scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmaxes, regression_losses,
-    classification_losses, margin_losses, ctc, attention, layers, dropout, more_activations, normalization,
-    convolutions, max_pooling, pooling, resampling, products, solvers, lu, decompositions, matrix_functions,
-    spectral, eigen, einsums, random,
+    selection, scan, shape, splitting, joining, grids, indexing, gather_scatter, sorting, linalg, softmaxes,
+    regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropout, more_activations,
+    normalization, convolutions, max_pooling, pooling, resampling, products, solvers, lu, decompositions,
+    matrix_functions, spectral, eigen, einsums, random,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

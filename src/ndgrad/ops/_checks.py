@@ -3,7 +3,11 @@
 They run at the public boundary, before NumPy can fail or silently compute, and raise PyTorch's errors.
 """
 
+import math
+
 from ndgrad._dtype import bool_, result_type
+
+_LARGEST_STORAGE = 2**63 - 1  # bytes: PyTorch sizes memory in int64
 
 
 def is_tensor(value):
@@ -26,6 +30,12 @@ def no_complex_kernel(kernel, *operands):
     """PyTorch has no complex kernel for these ops: its message names the kernel and the operands' common dtype."""
     if any(x._data.dtype.kind == "c" if is_tensor(x) else isinstance(x, complex) for x in operands):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{result_type(operands).title}'")
+
+
+def no_bool_kernel(kernel, *operands):
+    """PyTorch has no bool kernel for these ops (matrix products, medians, ...), where NumPy would compute one."""
+    if any(is_tensor(x) and x._data.dtype.kind == "b" for x in operands):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def kind_checked(input, kernel, kinds):
@@ -58,6 +68,12 @@ def check_castable(self, *others, cpp_name=False):
     if dtype._category > self.dtype._category:
         target = self.dtype.cpp_name if cpp_name else self.dtype.title
         raise RuntimeError(f"result type {dtype.title} can't be cast to the desired output type {target}")
+
+
+def check_storage_size(shape, itemsize):
+    """PyTorch's refusal of a result whose bytes overflow 64 bits, where NumPy says "array is too big"."""
+    if math.prod(shape) * itemsize > _LARGEST_STORAGE:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
 
 
 def as_tensor(value, dtype, like):

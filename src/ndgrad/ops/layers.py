@@ -315,7 +315,7 @@ def one_hot(tensor, num_classes=-1):
 @parses("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08)")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Cosine of the angle between x1 and x2 along ``dim`` (see torch.nn.functional.cosine_similarity)."""
-    from ndgrad.ops.joining import broadcast_tensors
+    from ndgrad.ops.grids import broadcast_tensors
 
     common = promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:

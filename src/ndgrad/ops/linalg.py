@@ -1,8 +1,8 @@
 """Matrix products: dot, mv, mm, bmm as primitives, and matmul composed from them as PyTorch composes it."""
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad._dtype import bool_
 from ndgrad.ops._broadcast import broadcast_shape
+from ndgrad.ops._checks import no_bool_kernel
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.shape import Expand, SqueezeInplace, UnsafeView, reshape
 
@@ -112,12 +112,6 @@ class Bmm(Op):
 def _check(condition, message):
     if not condition:
         raise RuntimeError(message)
-
-
-def no_bool_kernel(kernel, tensor):
-    """PyTorch's matrix products have no bool kernel (NumPy would compute one): its error, after the other checks."""
-    if tensor.dtype is bool_:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 @parses("dot(Tensor input, Tensor tensor, *, Tensor out=None)")

@@ -10,7 +10,7 @@ from ndgrad.ops._checks import check_castable, no_complex_kernel
 from ndgrad.ops._loss_base import array_of, constant, reduce_array, reduced, reduction_argument, softplus_array, spread
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import minimum, where
-from ndgrad.ops.joining import broadcast_tensors
+from ndgrad.ops.grids import broadcast_tensors
 from ndgrad.ops.layers import pairwise_distance
 from ndgrad.ops.transcendental import sigmoid
 

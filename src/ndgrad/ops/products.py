@@ -6,10 +6,11 @@ import math
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._warnings import warn
 from ndgrad.ops._broadcast import broadcast_shape
+from ndgrad.ops._checks import no_bool_kernel
 from ndgrad.ops._linalg_base import check_floating, check_kernel, check_square
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.complex_numbers import conjugate
-from ndgrad.ops.linalg import bmm, dot, mm, mv, no_bool_kernel
+from ndgrad.ops.linalg import bmm, dot, mm, mv
 from ndgrad.ops.shape import UnsafeView, expanded_shape, normalize_dims, permute, reshape, wrap_dim
 
 __all__ = [
@@ -482,18 +483,13 @@ def _cross(input, other, dim):
     return LinalgCross.apply(input, other, dim=wrap_dim(dim, input.ndim))
 
 
-_WARNED_CROSS_DIM = []  # PyTorch warns once about cross without dim
-
-
 @parses("cross(Tensor input, Tensor other, int? dim=None, *, Tensor out=None)")
 def cross(input, other, dim=None):
     """Cross product of 3-vectors along ``dim`` (default: the first dim of size 3) (see torch.cross)."""
     if dim is None:
-        if not _WARNED_CROSS_DIM:
-            _WARNED_CROSS_DIM.append(True)
-            warn("Using ndgrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
-                 "explicitly or simply use ndgrad.linalg.cross.\nThe default value of dim will change to agree with "
-                 "that of linalg.cross in a future release.")
+        warn("Using ndgrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+             "explicitly or simply use ndgrad.linalg.cross.\nThe default value of dim will change to agree with "
+             "that of linalg.cross in a future release.")
         dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
         _check(dim is not None, "no dimension of size 3 in input")
     return _cross(input, other, dim)
@@ -689,16 +685,11 @@ def chain_matmul(*matrices, out=None):
     return _chain_matmul(matrices) if out is None else _chain_matmul(matrices, out=out)
 
 
-_WARNED_CHAIN_MATMUL = []  # PyTorch warns once
-
-
 @parses("chain_matmul(Tensor[] matrices, *, Tensor out=None)")
 def _chain_matmul(matrices):
-    if not _WARNED_CHAIN_MATMUL:
-        _WARNED_CHAIN_MATMUL.append(True)
-        warn("ndgrad.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
-             "ndgrad.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
-             "parameters.")
+    warn("ndgrad.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+         "ndgrad.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+         "parameters.")
     for matrix in matrices:
         _check(matrix.ndim == 2, f"Tensor dimension is {matrix.ndim}, expected 2 instead.")
     _check(len(matrices) > 0, "chain_matmul(): Expected one or more matrices")

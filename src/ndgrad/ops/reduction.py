@@ -5,7 +5,7 @@ The reductions that select elements (max, median, kthvalue, ...) live in ops.sel
 
 import math
 
-from ndgrad._argument_parser import parses, tensor_method
+from ndgrad._argument_parser import parses, python_method, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
 from ndgrad.ops._checks import no_complex
@@ -384,7 +384,7 @@ class LinalgVectorNorm(Op):
         if ord == -math.inf:
             return xp.min(magnitudes, axis=dim, keepdims=keepdim)
         if ord == 0:
-            return xp.sum(magnitudes != 0, axis=dim, keepdims=keepdim).astype(x.dtype)
+            return xp.sum(magnitudes != 0, axis=dim, keepdims=keepdim).astype(magnitudes.dtype)  # real, as |x|
         if ord == 1:
             return xp.sum(magnitudes, axis=dim, keepdims=keepdim)
         return xp.sum(magnitudes**ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
@@ -538,6 +538,10 @@ def _variance_arguments(name, input, dim, unbiased, keepdim, correction):
                            "complex dtypes")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
+    elif isinstance(correction, complex):  # PyTorch reads it as a double
+        if correction.imag:
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        correction = correction.real
     dims = None if dim is None else _dims(dim, input)
     return dict(dims=dims, correction=correction, keepdim=keepdim)
 
@@ -577,6 +581,9 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 @parses("logsumexp(Tensor input, int[1] dim, bool keepdim=False, *, Tensor out=None)")
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(input))) over ``dim``, computed stably (see torch.logsumexp)."""
+    if isinstance(dim, (tuple, list)) and not dim and not keepdim and input.ndim:
+        # no dims: PyTorch reduces all, then fails to write the result back
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape {[1] * input.ndim}")
     return Logsumexp.apply(input, dim=_dims(dim, input), keepdim=keepdim)
 
 
@@ -637,7 +644,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def _logical(op, input, dim, keepdim):
-    dims = None if dim is None else _dims(dim, input)
+    dims = None if dim is None else normalize_dims(dim, input.ndim)  # no dims: each element on its own, as PyTorch
     return op.apply(input, dim=dims, keepdim=keepdim)
 
 
@@ -677,6 +684,7 @@ class ReductionMethods:
     logsumexp = tensor_method(logsumexp)
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return norm(self, p, dim, keepdim, dtype=dtype)
+    norm = python_method(norm, "norm")
     nansum = tensor_method(nansum)
     nanmean = tensor_method(nanmean)
     any = tensor_method(any)

@@ -9,7 +9,7 @@ from ndgrad.ops._checks import check_castable, no_complex_kernel
 from ndgrad.ops._loss_base import Pointwise, reduce_array, reduced, reduction_argument, warn_sizes
 from ndgrad.ops._op import UNARY
 from ndgrad.ops.comparison import where
-from ndgrad.ops.joining import broadcast_tensors
+from ndgrad.ops.grids import broadcast_tensors
 
 __all__ = []  # the names torch has at top level (torch.X)
 FUNCTIONAL = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_loss", "gaussian_nll_loss"]
