@@ -256,8 +256,8 @@ def _subscripts(labels, operands, out):
 
 def _contraction_dtype(operands, subscripts, sizes, out):
     """The dtype PyTorch's einsum ends in, with its errors: it sums a letter out of one operand (integers sum to
-    int64), multiplies operands that share no letter to sum (promoting), and contracts the others with bmm (which
-    needs one dtype, and none of bool)."""
+    int64; between operands a letter of size 1 is squeezed instead), multiplies operands that share no letter to
+    sum (promoting), and contracts the others with bmm (which needs one dtype, and none of bool)."""
     from ndgrad._dtype import bool_, int64, promote_types
 
     def summed(dtype):
@@ -268,15 +268,20 @@ def _contraction_dtype(operands, subscripts, sizes, out):
 
     last = {c: max(i for i, s in enumerate(subscripts) if c in s) for c in sizes if c not in out}
     result = operands[0].dtype
+    if len(operands) == 1:
+        return summed(result) if last else result
     if any(i == 0 and size(subscripts[0], operands[0], c) != 1 for c, i in last.items()):
         result = summed(result)
     for i in range(1, len(operands)):
         dtype, contracted = operands[i].dtype, False
         for c in (c for c, j in last.items() if j == i):
-            before = max(size(s, x, c) for s, x in zip(subscripts[:i], operands[:i]))
+            before, here = max(size(s, x, c) for s, x in zip(subscripts[:i], operands[:i])), size(subscripts[i],
+                                                                                                 operands[i], c)
+            if before == here == 1:
+                continue
             if before == 1:
                 dtype = summed(dtype)
-            elif size(subscripts[i], operands[i], c) == 1:
+            elif here == 1:
                 result = summed(result)
             else:
                 contracted = True

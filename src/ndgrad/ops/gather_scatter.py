@@ -73,6 +73,8 @@ class Gather(Op):
 
 def _scattered(xp, x, src, dim, index, combine=None):
     """A copy of x with src's leading part (the index's shape) written, or combined by a ufunc, at ``index``."""
+    if not index.size:  # an empty index writes nothing, whatever its dims (PyTorch checks none for it)
+        return x.copy()
     out, index = _lifted(x).copy(), _lifted(index)
     if hasattr(src, "shape"):
         src = _lifted(src)[tuple(slice(0, size) for size in index.shape)]

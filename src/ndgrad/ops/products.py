@@ -355,7 +355,7 @@ def _cdist(x1, x2, p, compute_mode):
     if x1.numel() and x2.numel():  # the kernel runs on elements only
         check_kernel("cdist", x1)
         _check(x1.dtype is x2.dtype, f"expected scalar type {x1.dtype.title} but found {x2.dtype.title}")
-    return Cdist.apply(x1, x2, p=float(p))
+    return Cdist.apply(x1, x2 if x2.dtype is x1.dtype else x2.to(x1.dtype), p=float(p))  # no elements: x1's dtype
 
 
 def _check_addmm_dtypes(input, mat1, mat2):
@@ -623,6 +623,7 @@ def vdot(input, other):
            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input.dtype is not other.dtype or input.shape != other.shape:
         dot(input, other)  # raises PyTorch's message for the mismatch
+    no_bool_kernel("dot", input)
     return Vdot.apply(input, other)
 
 

@@ -59,9 +59,9 @@ def scalar(value):
 # Note [hyperparameters as torch's ops read them]: the updates run on raw arrays, but torch's run ops, whose argument
 # checks are what a wrong hyperparameter meets: a str where a number goes, a many-element tensor, an int beyond 64
 # bits, a complex number. ``to_scalar`` is torch's _to_scalar; ``number`` and ``operand`` read a value as a Scalar
-# keyword or the first argument of a Tensor method (naming the method torch calls there), and ``written`` writes
-# as an in-place op does; the updates compute the same expressions as torch's, in its order, so a value that
-# breaks Python arithmetic (``-lr`` of a str) fails where torch's does.
+# keyword or the first argument of a Tensor method (naming the method torch calls there), ``factor`` as the
+# operand of ``*``, and ``written`` writes as an in-place op does; the updates compute the same expressions as
+# torch's, in its order, so a value that breaks Python arithmetic (``-lr`` of a str) fails where torch's does.
 _INT64_MIN, _UINT64_END = -(2**63), 2**64
 
 
@@ -111,6 +111,16 @@ def operand(value, op, like):
         real = _DTYPE_TITLES[like.dtype.name]
         raise RuntimeError(f"result type Complex{real} can't be cast to the desired output type {real}")
     return checked_int(value)
+
+
+def factor(value, like):
+    """``value`` as the right operand of the ``*`` operator on ``like``: torch's operator turns the op's TypeError
+    into NotImplemented, so Python's own error shows (a str asks the tensor for a repeat count)."""
+    if isinstance(value, str):
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    if not isinstance(value, (Tensor, int, float, complex)):
+        raise TypeError(f"unsupported operand type(s) for *: 'Tensor' and '{type(value).__name__}'")
+    return operand(value, "mul", like)
 
 
 _DTYPE_TITLES = {"float16": "Half", "float32": "Float", "float64": "Double"}
@@ -215,7 +225,7 @@ class ElementwiseOptimizer(Optimizer):
 
     def _entries(self, group):
         maximize = group["maximize"]
-        weight_decay = to_scalar(group["weight_decay"])
+        weight_decay = group["weight_decay"]  # as the group holds it: torch's add reads a tensor's alpha as an error
         decay = 1 - to_scalar(group["lr"]) * weight_decay if group.get("decoupled_weight_decay") else None
         checked = group.get("capturable") or group.get("differentiable")
         states, real_views, stateful = self.state, self.real_views, self._has_state(group)

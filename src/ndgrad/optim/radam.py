@@ -7,6 +7,7 @@ from ndgrad.optim._elementwise import (
     as_real,
     check_betas,
     check_lr,
+    factor,
     invalid,
     lerp_,
     namespace,
@@ -70,7 +71,7 @@ class RAdam(ElementwiseOptimizer):
             bias_correction2 = 1 - beta2**step
             bias_corrected_exp_avg = exp_avg / bias_correction1
             rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
-            scaled = bias_corrected_exp_avg * operand(lr, "mul", bias_corrected_exp_avg)
+            scaled = bias_corrected_exp_avg * factor(lr, bias_corrected_exp_avg)
             if rho_t > 5.0:
                 rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
                 adaptive_lr = (bias_correction2**0.5) / (xp.sqrt(exp_avg_sq) + operand(eps, "add_", exp_avg_sq))
