@@ -255,7 +255,7 @@ class _Overload:
     def unpack(self, bound):
         """PyTorch's check while converting a call it matched: every element of an int list is an int. The
         arguments are converted last one first (the order in which C++ compilers evaluate a call's arguments)."""
-        Tensor = _bound[0]
+        Tensor = (_bound or _classes())[0]
         for param, value, _ in reversed(bound):
             if param.kind != "ints" or not isinstance(value, (tuple, list)):
                 continue
@@ -335,7 +335,7 @@ _PYTHON_DTYPES = {float: "float64", int: "int64", bool: "bool_", complex: "compl
 
 def _unpacked(param, value):
     """``value`` as the function body expects it for ``param`` (the same object where nothing changes)."""
-    kind, Tensor = param.kind, _bound[0]
+    kind, Tensor = param.kind, (_bound or _classes())[0]
     if kind == "dtype" and value in _PYTHON_DTYPES and isinstance(value, type):
         import ndgrad._dtype
 
@@ -371,28 +371,30 @@ class Signature:
         self.fitting = {}  # call shape (see _call_shape) known to fit -> whether its positional ints make one list
 
     def check(self, args, kwargs):
-        """Raise PyTorch's TypeError if the call fits none of the overloads; else return (args, kwargs) as the
-        function body expects them (see _Overload.converted)."""
+        """Raise PyTorch's TypeError if the call fits none of the overloads; else return (args, kwargs, out): the
+        call as the function body expects it (see _Overload.converted), and the out= tensors it writes, or None."""
         packs = None if kwargs else self.fitting.get(tuple(map(type, args)))
         if packs is None:
             return self.check_values(args, kwargs)
-        return ((args,), kwargs) if packs else (args, kwargs)
+        return ((args,), kwargs, None) if packs else (args, kwargs, None)
 
     def check_values(self, args, kwargs):
         """``check`` for a call whose shape is not known to fit (the decorators' fast path missed)."""
         shape = _call_shape(args, kwargs)
         packs = self.fitting.get(shape)
         if packs is not None:
-            return ((args,), kwargs) if packs else (args, kwargs)
+            return ((args,), kwargs, None) if packs else (args, kwargs, None)
         overload, bound = self._fitting_overload(args, kwargs)
         if overload.deprecated:
             self._warn_deprecated(overload)
         new_args, new_kwargs, shape_only = overload.converted(args, kwargs, bound)
+        out = None
         if self.accepted is not None and not self.accepted.issuperset(new_kwargs):
+            out = new_kwargs.pop("out", None) if "out" not in self.accepted else None
             new_kwargs, shape_only = self._body_keywords(new_kwargs, overload), False
         if shape_only and len(self.fitting) < _SHAPES_KEPT and all(_type_decides(p, v) for p, v, _ in bound):
             self.fitting[shape] = any(where is ALL_POSITIONAL for _, _, where in bound)
-        return new_args, new_kwargs
+        return new_args, new_kwargs, out
 
     def _warn_deprecated(self, overload):
         if overload in _WARNED:
@@ -488,7 +490,7 @@ def _type_and_items(value):
 def _type_decides(param, value):
     """Whether every value of the same shape (see _call_shape) fits ``param`` too: not so for a tensor where a
     number or an int goes (its size, dtype and requires_grad count), in a list or not."""
-    Tensor = _bound[0]
+    Tensor = (_bound or _classes())[0]
     if param.kind == "tensor" or param.kind == "tensors":
         return True
     if type(value) in (tuple, list):
@@ -543,14 +545,16 @@ def parses(*schemas):
         @functools.wraps(function)
         def checked(*args, **kwargs):
             packs = None if kwargs else fitting.get(tuple(map(type, args)))  # the common call: one dict lookup
+            out = None
             if packs is None:
-                args, kwargs = signature.check_values(args, kwargs)
+                args, kwargs, out = signature.check_values(args, kwargs)
             elif packs:
                 args = (args,)
             try:
-                return function(*args, **kwargs)
+                result = function(*args, **kwargs)
             except MemoryError as error:  # NumPy's, for an allocation too large: PyTorch's words for it
                 raise allocation_error(error) or error from None
+            return result if out is None else _written(signature.name, result, out)
 
         checked.signature, checked.is_method = signature, False
         return checked
@@ -595,6 +599,12 @@ def python_method(function, name):
     return function
 
 
+def _written(name, result, out):
+    from ndgrad._out import write_out  # the out= path only: it needs the dtypes, which are declared here
+
+    return write_out(name, result, out)
+
+
 def _parameter_names(function, method=False):
     """The names of ``function``'s parameters in order (a method's past its first), or None if it takes
     **kwargs."""
@@ -611,7 +621,7 @@ def _checked_method(run, signature):
     def method(self, *args, **kwargs):
         packs = None if kwargs else fitting.get(tuple(map(type, args)))
         if packs is None:
-            args, kwargs = signature.check_values(args, kwargs)
+            args, kwargs, _ = signature.check_values(args, kwargs)  # a method has no out=
         elif packs:
             args = (args,)
         try:

@@ -408,6 +408,8 @@ class Tensor(
     def dim(self):
         return self._data.ndim
 
+    ndimension = dim  # torch's older name, which torch.nn.init still calls
+
     @property
     def ndim(self):
         return self._data.ndim
@@ -432,6 +434,8 @@ class Tensor(
     @property
     def is_cuda(self):
         return self.device.type == "cuda"
+
+    is_nested = is_meta = False  # ndgrad has no nested or meta tensors; torch's layers and initialisers ask
 
     def is_floating_point(self):
         return self.dtype.is_floating_point

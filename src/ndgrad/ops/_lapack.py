@@ -12,8 +12,8 @@ def lu_factor(xp, A):
     """(LU, pivots, info) of each (m, n) matrix, as LAPACK's getrf: P A = L U with L unit lower triangular (stored
     below the diagonal of LU), 1-based int32 row ``pivots``, ``info`` the first zero pivot (1-based; 0 if none)."""
     *batch, m, n = A.shape
-    count, k = math.prod(batch), min(m, n)  # a count, not -1: the matrices may have no elements
-    LU = A.reshape(count, m, n).copy()
+    LU = A.reshape(math.prod(batch), m, n).copy()  # the count spelled out: an empty matrix infers no -1
+    count, k = LU.shape[0], min(m, n)
     pivots = xp.empty((count, k), dtype=xp.int32)
     info = xp.zeros(count, dtype=xp.int32)
     stack = xp.arange(count)

@@ -7,14 +7,20 @@ ndgrad.nn.functional re-exports the rest. relu6, softsign and tanhshrink are com
 import math
 
 from ndgrad._argument_parser import parses
+from ndgrad._dtype import float64, int64, uint8
+from ndgrad.ops._checks import kernel_scalars
 from ndgrad.ops._op import UNARY, Op
-from ndgrad.ops.arithmetic import abs
-from ndgrad.ops.comparison import logical_and, where
+from ndgrad.ops.comparison import logical_and, logical_or, where
 from ndgrad.ops.special import erfc, special_functions
 from ndgrad.ops.transcendental import Sigmoid, exp, sigmoid
 from ndgrad.ops.trigonometric import tanh
 
 __all__ = ["relu", "relu_", "selu", "selu_", "celu", "celu_"]
+FUNCTIONAL = [
+    "relu", "relu_", "relu6", "elu", "elu_", "selu", "selu_", "celu", "celu_", "leaky_relu", "leaky_relu_", "gelu",
+    "silu", "mish", "softplus", "softsign", "hardtanh", "hardtanh_", "hardsigmoid", "hardswish", "logsigmoid",
+    "tanhshrink", "sigmoid", "tanh",
+]
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -30,16 +36,17 @@ class Relu(Op):
     def forward(xp, x):
         return xp.maximum(x, 0)
 
-    formula = "grad_self = grad * (result > 0)"
+    # NOTE: zeroed where result <= 0, as PyTorch's threshold_backward: relu(nan) = nan passes the gradient on.
+    formula = "grad_self = where(result <= 0, 0, grad)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * (result > 0),)
+        return (where(result <= 0, 0.0, grad),)
 
     @staticmethod
     def jvp(ctx, x_t):
         (result,) = ctx.saved_tensors
-        return x_t * (result > 0)
+        return where(result <= 0, 0.0, x_t)
 
 
 class Hardtanh(Op):
@@ -52,16 +59,16 @@ class Hardtanh(Op):
     def forward(xp, x, min_val=-1.0, max_val=1.0):
         return xp.clip(x, min_val, max_val).astype(x.dtype, copy=False)  # integer tensors stay integer
 
-    formula = "grad_self = grad * (min_val < self < max_val)"
+    formula = "grad_self = where(self <= min_val or self >= max_val, 0, grad)"
     @staticmethod
     def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (grad * logical_and(x > ctx.min_val, x < ctx.max_val),)
+        return (Hardtanh.jvp(ctx, grad),)
 
     @staticmethod
     def jvp(ctx, x_t):
         (x,) = ctx.saved_tensors
-        return x_t * logical_and(x > ctx.min_val, x < ctx.max_val)
+        # NOTE: zeroed at and beyond both ends, as PyTorch's hardtanh_backward: NaN passes the gradient on.
+        return where(logical_or(x <= ctx.min_val, x >= ctx.max_val), 0.0, x_t)
 
 
 class LeakyRelu(Op):
@@ -124,16 +131,16 @@ class Elu(Op):
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
         return xp.where(x > 0, x * scale, xp.expm1(x * input_scale) * (alpha * scale))
 
-    formula = "grad_self = where(self > 0, grad * scale, grad * alpha * scale * input_scale * exp(self * input_scale))"
+    formula = "grad_self = elu_backward(grad, self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        negative_side = grad * exp(x * ctx.input_scale) * (ctx.alpha * ctx.scale * ctx.input_scale)
-        return (where(x > 0, grad * ctx.scale, negative_side),)
+        return (_elu_backward(ctx, grad, x, is_result=False),)
 
     @staticmethod
     def jvp(ctx, x_t):
-        return Elu.vjp(ctx, x_t)[0]  # elementwise: the tangent goes through the gradient's formula
+        (x,) = ctx.saved_tensors
+        return _elu_backward(ctx, x_t, x, is_result=False)
 
 
 class Celu(Elu):
@@ -149,7 +156,7 @@ class EluInPlace(Elu):
     node_name = "EluBackward1"
     saves = ("result",)
 
-    formula = "grad_self = where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))"
+    formula = "grad_self = elu_backward(grad, result)"
     @staticmethod
     def vjp(ctx, grad):
         if ctx.alpha < 0:  # the result's sign no longer tells which side x was on
@@ -159,8 +166,7 @@ class EluInPlace(Elu):
                 "version instead."
             )
         (result,) = ctx.saved_tensors
-        negative_side = grad * (result + ctx.alpha * ctx.scale) * ctx.input_scale  # alpha e^x = result + alpha
-        return (where(result > 0, grad * ctx.scale, negative_side),)
+        return (_elu_backward(ctx, grad, result, is_result=True),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -172,6 +178,44 @@ class CeluInPlace(EluInPlace):
 
     name = "celu_"
     node_name = "CeluBackward1"
+
+
+def _elu_backward(ctx, grad, x, is_result):
+    return EluBackward.apply(grad, x, alpha=ctx.alpha, scale=ctx.scale, input_scale=ctx.input_scale,
+                             is_result=is_result)
+
+
+class EluBackward(Op):
+    """grad times elu's slope in one step, as PyTorch's elu_backward, with PyTorch's own derivatives: the slope
+    changes only where x < 0 (not at 0, nor at NaN, which takes the positive side's slope). ``x`` is elu's result
+    where ``is_result`` (the in-place forms), else its input."""
+
+    saves = ("grad", "x")
+
+    @staticmethod
+    def forward(xp, grad, x, alpha, scale, input_scale, is_result):
+        if is_result:  # alpha * scale * e^(input_scale x) = result + alpha * scale
+            negative_slope = (x + alpha * scale) * input_scale
+        else:  # x clipped at 0: the positive side's exp would overflow, and is not used
+            negative_slope = xp.exp(xp.minimum(x, 0) * input_scale) * (alpha * scale * input_scale)
+        return xp.where(x <= 0, grad * negative_slope, grad * scale)
+
+    formula = "grad_grad_output = elu_backward(grad, self); grad_self = elu_double_backward(grad, grad_output, self)"
+    @staticmethod
+    def vjp(ctx, grad_grad):
+        grad, x = ctx.saved_tensors
+        return _elu_backward(ctx, grad_grad, x, ctx.is_result), _elu_double_backward(ctx, grad_grad, grad, x)
+
+    @staticmethod
+    def jvp(ctx, grad_t, x_t):
+        grad, x = ctx.saved_tensors
+        return _elu_backward(ctx, grad_t, x, ctx.is_result) + _elu_double_backward(ctx, x_t, grad, x)
+
+
+def _elu_double_backward(ctx, grad_grad, grad, x):
+    """The derivative of elu_backward in x, times grad_grad: nonzero only where x < 0."""
+    scaled = grad_grad * grad * ctx.input_scale
+    return (scaled if ctx.is_result else _elu_backward(ctx, scaled, x, False)) * (x < 0)
 
 
 class Gelu(Op):
@@ -314,13 +358,13 @@ class Hardswish(Op):
     formula = "grad_self = grad * (0 if self <= -3, self / 3 + 0.5 if self < 3, else 1)"
     @staticmethod
     def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (where(x <= -3, 0.0, where(x < 3, grad * (x / 3 + 0.5), grad)),)
+        return (Hardswish.jvp(ctx, grad),)
 
     @staticmethod
     def jvp(ctx, x_t):
         (x,) = ctx.saved_tensors
-        return where(x <= -3, 0.0, where(x < 3, x_t * (x / 3 + 0.5), x_t))
+        # NOTE: the slope first, then the product: differentiated in grad, no piece left out meets inf * 0
+        return x_t * where(x <= -3, 0.0, where(x < 3, x / 3 + 0.5, 1.0))
 
 
 class LogSigmoid(Op):
@@ -345,7 +389,7 @@ class LogSigmoid(Op):
         return x_t * sigmoid(-x)
 
 
-# ---- the functions users call --------------------------------------------------------------------------------------
+# ---- the functions users call: torch's ops (torch.X, torch._C._nn.X) ----------------------------------------------
 def _floating(input, kernel, kinds="f"):
     """PyTorch has no integer (nor, for most, complex) kernel for the activations, where NumPy would compute."""
     if input._data.dtype.kind not in kinds:
@@ -354,7 +398,7 @@ def _floating(input, kernel, kinds="f"):
 
 def _not_bool(input, message):
     """relu and hardtanh, which PyTorch computes with clamp, refuse bool and complex tensors."""
-    kind = getattr(input, "_data", None) is not None and input._data.dtype.kind
+    kind = input._data.dtype.kind
     if kind == "b":
         raise RuntimeError(message)
     if kind == "c":
@@ -373,80 +417,103 @@ def relu_(input):
     return Relu.apply_(input)
 
 
-def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if min_val > max_val:
-        raise ValueError("min_val cannot be greater than max_val")
+def _hardtanh(input, min_val, max_val, inplace):
     _not_bool(input, "Bool inputs not supported for hardtanh")
+    wide = float64 if input.dtype.is_floating_point else int64  # the limits are checked as these first
+    min_val, max_val = kernel_scalars(input, min_val, max_val, compute=wide)
+    if input.dtype is uint8 and (min_val <= -1 or max_val <= -1):  # negative as int64 (-0.5 is 0)
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    min_val, max_val = kernel_scalars(input, min_val, max_val, compute=input.dtype)
     if inplace:
         return Hardtanh.apply_(input, min_val=min_val, max_val=max_val)
     return Hardtanh.apply(input, min_val=min_val, max_val=max_val)
 
 
+@parses("hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, *, Tensor out=None)")
+def hardtanh(input, min_val=-1, max_val=1):
+    return _hardtanh(input, min_val, max_val, inplace=False)
+
+
 @parses("hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)")
-def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    return hardtanh(input, min_val, max_val, inplace=True)
+def hardtanh_(input, min_val=-1, max_val=1):
+    return _hardtanh(input, min_val, max_val, inplace=True)
 
 
-def relu6(input, inplace=False):
-    """min(max(x, 0), 6), recorded as hardtanh (see torch.nn.functional.relu6)."""
-    return hardtanh(input, 0.0, 6.0, inplace)
+@parses("relu6(Tensor input)")
+def relu6(input):
+    """min(max(x, 0), 6), recorded as hardtanh (see torch._C._nn.relu6)."""
+    return _hardtanh(input, 0.0, 6.0, inplace=False)
 
 
-def leaky_relu(input, negative_slope=0.01, inplace=False):
+@parses("relu6_(Tensor input)")
+def relu6_(input):
+    return _hardtanh(input, 0.0, 6.0, inplace=True)
+
+
+def _leaky_relu(input, negative_slope, inplace):
     _floating(input, "leaky_relu_cpu")
+    (negative_slope,) = kernel_scalars(input, negative_slope)
     if inplace:
         return LeakyReluInPlace.apply_(input, negative_slope=negative_slope)
     return LeakyRelu.apply(input, negative_slope=negative_slope)
 
 
+@parses("leaky_relu(Tensor input, Scalar negative_slope=0.01, *, Tensor out=None)")
+def leaky_relu(input, negative_slope=0.01):
+    return _leaky_relu(input, negative_slope, inplace=False)
+
+
 @parses("leaky_relu_(Tensor input, Scalar negative_slope=0.01)")
 def leaky_relu_(input, negative_slope=0.01):
-    return leaky_relu(input, negative_slope, inplace=True)
+    return _leaky_relu(input, negative_slope, inplace=True)
 
 
-def elu(input, alpha=1.0, inplace=False):
+def _elu(input, alpha, scale, input_scale, inplace, compute=None):
     _floating(input, "elu_cpu")
-    if inplace:
-        return EluInPlace.apply_(input, alpha=alpha, scale=1.0, input_scale=1.0)
-    return Elu.apply(input, alpha=alpha, scale=1.0, input_scale=1.0)
+    alpha, scale, input_scale = kernel_scalars(input, alpha, scale, input_scale, compute=compute)
+    op = EluInPlace.apply_ if inplace else Elu.apply
+    return op(input, alpha=alpha, scale=scale, input_scale=input_scale)
+
+
+@parses("elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor out=None)")
+def elu(input, alpha=1, scale=1, input_scale=1):
+    return _elu(input, alpha, scale, input_scale, inplace=False)
 
 
 @parses("elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)")
-def elu_(input, alpha=1.0):
-    return elu(input, alpha, inplace=True)
+def elu_(input, alpha=1, scale=1, input_scale=1):
+    return _elu(input, alpha, scale, input_scale, inplace=True)
 
 
 @parses("selu(Tensor input)")
 def selu(input):
     """scale * elu(x, alpha) with the self-normalising constants (see torch.selu)."""
-    _floating(input, "elu_cpu")
-    return Elu.apply(input, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
+    return _elu(input, SELU_ALPHA, SELU_SCALE, 1.0, inplace=False)
 
 
 @parses("selu_(Tensor input)")
 def selu_(input):
-    _floating(input, "elu_cpu")
-    return EluInPlace.apply_(input, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
+    return _elu(input, SELU_ALPHA, SELU_SCALE, 1.0, inplace=True)
 
 
-def _celu_input_scale(input, alpha):
+def _celu(input, alpha, inplace):
+    (alpha,) = kernel_scalars(input, alpha, compute=float64)  # PyTorch takes 1 / alpha in double
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     _floating(input, "elu_cpu")
-    return 1.0 / alpha
+    op = CeluInPlace.apply_ if inplace else Celu.apply
+    return op(input, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
 @parses("celu(Tensor input, Scalar alpha=1.0)")
 def celu(input, alpha=1.0):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (see torch.celu)."""
-    input_scale = _celu_input_scale(input, alpha)
-    return Celu.apply(input, alpha=alpha, scale=1.0, input_scale=input_scale)
+    return _celu(input, alpha, inplace=False)
 
 
 @parses("celu_(Tensor input, Scalar alpha=1.0)")
 def celu_(input, alpha=1.0):
-    input_scale = _celu_input_scale(input, alpha)
-    return CeluInPlace.apply_(input, alpha=alpha, scale=1.0, input_scale=input_scale)
+    return _celu(input, alpha, inplace=True)
 
 
 @parses('gelu(Tensor input, *, str approximate="none", Tensor out=None)')
@@ -458,35 +525,35 @@ def gelu(input, *, approximate="none"):
     return Gelu.apply(input, approximate=approximate)
 
 
-def silu(input, inplace=False):
-    _floating(input, "silu_cpu", "fc")
-    return Silu.apply_(input) if inplace else Silu.apply(input)
+def _unary(op, kernel, kinds="f"):
+    """The declared op and its in-place form for an activation with no parameters (silu, mish, ...)."""
+
+    @parses(f"{op.name}(Tensor input, *, Tensor out=None)")
+    def out_of_place(input):
+        _floating(input, kernel, kinds)
+        return op.apply(input)
+
+    @parses(f"{op.name}_(Tensor input)")
+    def in_place(input):
+        _floating(input, kernel, kinds)
+        return op.apply_(input)
+
+    out_of_place.__name__ = out_of_place.__qualname__ = op.name
+    in_place.__name__ = in_place.__qualname__ = f"{op.name}_"
+    return out_of_place, in_place
 
 
-def mish(input, inplace=False):
-    _floating(input, "mish_cpu")
-    return Mish.apply_(input) if inplace else Mish.apply(input)
+silu, silu_ = _unary(Silu, "silu_cpu", "fc")
+mish, mish_ = _unary(Mish, "mish_cpu")
+hardsigmoid, hardsigmoid_ = _unary(Hardsigmoid, "hardsigmoid_cpu")
+hardswish, hardswish_ = _unary(Hardswish, "hardswish_cpu")
 
 
 @parses("softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)")
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1, threshold=20):
     _floating(input, "softplus_cpu")
+    beta, threshold = kernel_scalars(input, beta, threshold)
     return Softplus.apply(input, beta=beta, threshold=threshold)
-
-
-def softsign(input):
-    """x / (1 + |x|), a composite as in PyTorch (see torch.nn.functional.softsign)."""
-    return input / (abs(input) + 1)
-
-
-def hardsigmoid(input, inplace=False):
-    _floating(input, "hardsigmoid_cpu")
-    return Hardsigmoid.apply_(input) if inplace else Hardsigmoid.apply(input)
-
-
-def hardswish(input, inplace=False):
-    _floating(input, "hardswish_cpu")
-    return Hardswish.apply_(input) if inplace else Hardswish.apply(input)
 
 
 @parses("log_sigmoid(Tensor input, *, Tensor out=None)")
@@ -495,9 +562,71 @@ def logsigmoid(input):
     return LogSigmoid.apply(input)
 
 
+# ---- torch.nn.functional's Python functions around them ---------------------------------------------------------
+def functional_relu(input, inplace=False):
+    return relu_(input) if inplace else relu(input)
+
+
+def functional_selu(input, inplace=False):
+    return selu_(input) if inplace else selu(input)
+
+
+def functional_celu(input, alpha=1.0, inplace=False):
+    return celu_(input, alpha) if inplace else celu(input, alpha)
+
+
+def functional_hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return hardtanh_(input, min_val, max_val) if inplace else hardtanh(input, min_val, max_val)
+
+
+def functional_relu6(input, inplace=False):
+    return relu6_(input) if inplace else relu6(input)
+
+
+def functional_leaky_relu(input, negative_slope=0.01, inplace=False):
+    return leaky_relu_(input, negative_slope) if inplace else leaky_relu(input, negative_slope)
+
+
+def functional_elu(input, alpha=1.0, inplace=False):
+    return elu_(input, alpha) if inplace else elu(input, alpha)
+
+
+def functional_silu(input, inplace=False):
+    return silu_(input) if inplace else silu(input)
+
+
+def functional_mish(input, inplace=False):
+    return mish_(input) if inplace else mish(input)
+
+
+def functional_hardsigmoid(input, inplace=False):
+    return hardsigmoid_(input) if inplace else hardsigmoid(input)
+
+
+def functional_hardswish(input, inplace=False):
+    return hardswish_(input) if inplace else hardswish(input)
+
+
+def softsign(input):
+    """x / (1 + |x|), a composite as in PyTorch (see torch.nn.functional.softsign)."""
+    return input / (input.abs() + 1)
+
+
 def tanhshrink(input):
     """x - tanh(x), a composite as in PyTorch (see torch.nn.functional.tanhshrink)."""
-    return input - tanh(input)
+    return input - input.tanh()
+
+
+def functional_sigmoid(input):
+    """torch.nn.functional.sigmoid: Tensor.sigmoid."""
+    return input.sigmoid()
+
+
+def functional_tanh(input):
+    """torch.nn.functional.tanh: Tensor.tanh."""
+    return input.tanh()
 
 
 class ActivationMethods:

@@ -12,9 +12,9 @@ FUNCTIONAL = ["softmax", "log_softmax", "softmin", "gumbel_softmax"]  # the name
 
 
 def _shifted(xp, x, dim):
-    """x minus its max along ``dim`` (0 where the max is infinite), so exp cannot overflow."""
-    largest = xp.max(x, axis=dim, keepdims=True) if x.size else xp.zeros_like(x)
-    return x - xp.where(xp.isinf(largest), 0, largest)
+    """x minus its max along ``dim``, so exp cannot overflow. As in PyTorch's kernels, an infinite max is not
+    special-cased: a slice holding +inf (or only -inf) becomes NaN."""
+    return x - xp.max(x, axis=dim, keepdims=True) if x.size else x
 
 
 class Softmax(Op):
@@ -145,10 +145,11 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """softmax((logits + Gumbel noise) / tau), a differentiable sample of a categorical; ``hard``: the one-hot of its
     largest entry, with the soft sample's gradient (see torch.nn.functional.gumbel_softmax)."""
-    from ndgrad._creation import _RandomState, zeros_like
+    from ndgrad._creation import _RandomState, empty_like, zeros_like
 
     if eps != 1e-10:
         warn("`eps` parameter is deprecated and has no effect.")
+    empty_like(logits)  # as torch's: the noise's tensor comes first (and torch's error for a non-tensor)
     if not logits.dtype.is_floating_point:  # torch draws the noise in logits' dtype
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {logits.dtype.title}")
