@@ -261,6 +261,21 @@ class FloatUnary(Op):
     float_only = True
 
 
+class WithoutDerivative(Op):
+    """An op PyTorch records but defines no derivative for (its subclasses name their node NotImplemented, as
+    PyTorch's): backward or forward AD through it raises PyTorch's error naming ``aten`` (the op's ATen name)."""
+
+    aten = None
+
+    @classmethod
+    def vjp(cls, ctx, grad):
+        raise RuntimeError(f"derivative for aten::{cls.aten} is not implemented")
+
+    @classmethod
+    def jvp(cls, ctx, *tangents):
+        raise NotImplementedError(f"Trying to use forward AD with aten::{cls.aten} that does not support it.")
+
+
 def _any_requires_grad(inputs):
     return any(getattr(x, "requires_grad", False) for x in inputs)
 

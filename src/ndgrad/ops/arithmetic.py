@@ -23,7 +23,7 @@ from ndgrad.ops._checks import (
     require_kind,
     zeros_like_grad,
 )
-from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, operand_or_raise
+from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, WithoutDerivative, operand_or_raise
 from ndgrad.ops.comparison import logical_and, where
 from ndgrad.ops.complex_numbers import conjugate, real
 
@@ -183,22 +183,15 @@ class Reciprocal(Op):
         return -x_t * result * result
 
 
-class FloorDivide(Op):
+class FloorDivide(WithoutDerivative):
     """torch.floor_divide (``//``): PyTorch records it but defines no derivative, so backward raises."""
 
     node_name = "NotImplemented"
+    aten = "floor_divide"
 
     @staticmethod
     def forward(xp, x, y):
         return xp.floor_divide(x, y)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
-
-    @staticmethod
-    def jvp(ctx, x_t, y_t):
-        raise NotImplementedError("Trying to use forward AD with aten::floor_divide that does not support it.")
 
 
 class Remainder(Op):

@@ -9,7 +9,7 @@ from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._dtype import real_scalar
 from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import no_complex_kernel
-from ndgrad.ops._op import INDEXING, Op, _mixed_devices
+from ndgrad.ops._op import INDEXING, Op, WithoutDerivative, _mixed_devices
 from ndgrad.ops.shape import wrap_dim
 
 __all__ = [
@@ -149,23 +149,16 @@ class ScatterAdd(Op):
 _UFUNCS = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum"}
 
 
-class ScatterAccumulate(Op):
+class ScatterAccumulate(WithoutDerivative):
     """torch.scatter with ``reduce``: src added into x ('add') or multiplied into it ('multiply') at ``index``.
     PyTorch defines no derivative for it: the node it records is NotImplemented, whose backward raises."""
 
     node_name = "NotImplemented"
+    aten = "scatter"
 
     @staticmethod
     def forward(xp, x, src, dim, index, reduce):
         return _scattered(xp, x, src, dim, index, xp.add if reduce == "add" else xp.multiply)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        raise RuntimeError("derivative for aten::scatter is not implemented")
-
-    @staticmethod
-    def jvp(ctx, x_t, src_t):
-        raise NotImplementedError("Trying to use forward AD with aten::scatter that does not support it.")
 
 
 class ScatterReduce(Op):
