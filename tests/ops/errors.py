@@ -26,3 +26,19 @@ def assert_raises_like_torch(call, cut=None):
         theirs = (theirs[0], theirs[1].split(cut)[0])
         ours = (ours[0], ours[1][: len(theirs[1])])
     assert ours == theirs
+
+
+def assert_result_like_torch(call):
+    """``call`` returns what torch returns: the same dtypes, shapes and values (a tuple of tensors element-wise)."""
+    from tests.closeness import assert_close
+
+    ours, theirs = _result(call, ndgrad), _result(call, torch)
+    pairs = zip(ours, theirs, strict=True) if isinstance(theirs, (tuple, list)) else [(ours, theirs)]
+    for a, b in pairs:
+        assert str(a.dtype).split(".")[-1] == str(b.dtype).split(".")[-1]
+        assert tuple(a.shape) == tuple(b.shape)
+        assert_close(a, b)
+
+
+def _result(call, lib):
+    return call(lib) if callable(call) else eval(call, {"lib": lib})

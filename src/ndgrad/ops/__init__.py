@@ -17,6 +17,7 @@ from ndgrad.ops import (
     embedding_bag,
     functional_pooling,
     gather_scatter,
+    grids,
     indexing,
     joining,
     layers,
@@ -60,6 +61,7 @@ from ndgrad.ops.dropouts import *  # noqa: F403
 from ndgrad.ops.eigen import *  # noqa: F403
 from ndgrad.ops.einsums import *  # noqa: F403
 from ndgrad.ops.gather_scatter import *  # noqa: F403
+from ndgrad.ops.grids import *  # noqa: F403
 from ndgrad.ops.indexing import *  # noqa: F403
 from ndgrad.ops.joining import *  # noqa: F403
 from ndgrad.ops.layers import *  # noqa: F403
@@ -91,9 +93,10 @@ from ndgrad.ops.trigonometric import *  # noqa: F403
 
 FAMILIES = (
     arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, complex_numbers, reduction,
-    selection, scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmaxes, regression_losses,
-    classification_losses, margin_losses, ctc, attention, layers, dropouts, more_activations, normalization,
-    convolutions, max_pooling, pooling, functional_pooling, resampling, products, solvers, lu, decompositions,
+    selection, scan, shape, splitting, joining, grids, indexing, gather_scatter, sorting, linalg, softmaxes,
+    regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropouts, more_activations,
+    normalization, convolutions, max_pooling, pooling, functional_pooling, resampling, products, solvers, lu,
+    decompositions,
     matrix_functions, spectral, eigen, einsums, random,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]

@@ -1,6 +1,7 @@
-"""Broadcasting helpers: sum_to, which undoes broadcasting, and PyTorch's error for shapes that clash."""
+"""Broadcasting helpers: sum_to, which undoes broadcasting, and broadcast_shape, with PyTorch's error for shapes that
+clash."""
 
-__all__ = ["sum_to", "broadcast_error"]
+__all__ = ["sum_to", "broadcast_shape", "broadcast_error"]
 
 
 def sum_to(grad, shape):
@@ -23,14 +24,27 @@ def sum_to(grad, shape):
     return grad
 
 
-def broadcast_error(shape_a, shape_b):
-    """PyTorch's error for two shapes that do not broadcast, naming the first clashing dimension."""
-    ndim = max(len(shape_a), len(shape_b))
-    for dim in range(ndim - 1, -1, -1):
-        a = shape_a[dim - ndim + len(shape_a)] if dim >= ndim - len(shape_a) else 1
-        b = shape_b[dim - ndim + len(shape_b)] if dim >= ndim - len(shape_b) else 1
-        if a != b and a != 1 and b != 1:
-            return RuntimeError(
-                f"The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"
-            )
+def broadcast_shape(*shapes):
+    """The shape ``shapes`` broadcast to, folded left to right as PyTorch's TensorIterator does, or its error naming
+    the first dimension (from the right) where the shape so far ("tensor a") clashes with the next ("tensor b")."""
+    result = ()
+    for shape in shapes:
+        ndim = max(len(result), len(shape))
+        padded_result, padded = (1,) * (ndim - len(result)) + tuple(result), (1,) * (ndim - len(shape)) + tuple(shape)
+        for dim in range(ndim - 1, -1, -1):
+            a, b = padded_result[dim], padded[dim]
+            if a != b and a != 1 and b != 1:
+                raise RuntimeError(
+                    f"The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"
+                )
+        result = tuple(b if a == 1 else a for a, b in zip(padded_result, padded))
+    return result
+
+
+def broadcast_error(*shapes):
+    """broadcast_shape's error for ``shapes``, or None if they broadcast."""
+    try:
+        broadcast_shape(*shapes)
+    except RuntimeError as error:
+        return error
     return None

@@ -9,6 +9,8 @@ import numpy as np
 
 from ndgrad._dtype import _SCALAR_TYPE_NAMES, bool_, float32, float64, legacy_type_name, real_scalar, result_type
 
+_LARGEST_STORAGE = 2**63 - 1  # bytes: PyTorch sizes memory in int64
+
 
 def is_tensor(value):
     return hasattr(value, "_data")
@@ -30,6 +32,12 @@ def no_complex_kernel(kernel, *operands):
     """PyTorch has no complex kernel for these ops: its message names the kernel and the operands' common dtype."""
     if any(x._data.dtype.kind == "c" if is_tensor(x) else isinstance(x, complex) for x in operands):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{result_type(operands).title}'")
+
+
+def no_bool_kernel(kernel, *operands):
+    """PyTorch has no bool kernel for these ops (matrix products, medians, ...), where NumPy would compute one."""
+    if any(is_tensor(x) and x._data.dtype.kind == "b" for x in operands):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
 
 
 def kind_checked(input, kernel, kinds):
@@ -64,17 +72,37 @@ def check_castable(self, *others, cpp_name=False):
         raise RuntimeError(f"result type {dtype.title} can't be cast to the desired output type {target}")
 
 
+def check_storage_size(shape, itemsize):
+    """PyTorch's refusal of a result whose bytes overflow 64 bits, where NumPy says "array is too big"."""
+    if math.prod(shape) * itemsize > _LARGEST_STORAGE:
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+
+
 def as_tensor(value, dtype, like):
-    """A Python number as a 0-d tensor of ``dtype`` on ``like``'s device."""
+    """A Python number as a 0-d tensor of ``dtype`` on ``like``'s device (the host's if ``like`` is a number)."""
     from ndgrad._device import array_namespace
     from ndgrad._tensor import Tensor
 
-    return Tensor._wrap(array_namespace(like.device).asarray(value, dtype=dtype.numpy))
+    return Tensor._wrap(array_namespace(like.device if is_tensor(like) else "cpu").asarray(value, dtype=dtype.numpy))
 
 
 def first_as_tensor(input, other):
-    """A number on the left (``div(2, x)``) as a tensor of the pair's result dtype, so it stays weak."""
+    """A number on the left (``div(2, x)``, ``add(1, 2)``) as a tensor of the pair's result dtype, so it stays weak,
+    as PyTorch binds a number given for a Tensor argument."""
     return input if is_tensor(input) else as_tensor(input, result_type((input, other)), other)
+
+
+def checked_alpha(input, other, alpha):
+    """PyTorch's checks of add's and sub's ``alpha`` against the dtype they compute in; ``alpha`` as that dtype
+    takes it (a bool result adds ``other`` or nothing: any nonzero alpha is True)."""
+    dtype = result_type((input, other))
+    if isinstance(alpha, bool) and dtype is not bool_:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype._category < 2 and not isinstance(alpha, int):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if isinstance(alpha, complex) and not dtype.is_complex:
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+    return bool(alpha) if dtype is bool_ else alpha
 
 
 def promoted_with(tensor, *numbers):

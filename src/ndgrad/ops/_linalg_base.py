@@ -1,6 +1,7 @@
 """What the linear-algebra op modules share: PyTorch's argument checks and failure reports, and two matrix helpers."""
 
 from ndgrad._C import _LinAlgError
+from ndgrad._dtype import promote_types
 
 
 def check(condition, message, error=RuntimeError):
@@ -8,17 +9,60 @@ def check(condition, message, error=RuntimeError):
         raise error(message)
 
 
-def check_matrix(name, A):
-    """A batch of matrices of a floating dtype, as every linalg function requires."""
+def check_matrix(name, A, floating=True, low_precision=True):
+    """A batch of matrices, of a floating or complex dtype (``floating``: else the kernel's check refuses other
+    dtypes), half precision too unless not ``low_precision``: PyTorch's checkIsMatrix, checkFloatingOrComplex."""
     check(A.ndim >= 2, f"{name}: The input tensor A must have at least 2 dimensions.")
-    check(A.dtype.is_floating_point or A.dtype.is_complex,
-          f"{name}: Expected a floating point or complex tensor as input. Got {A.dtype.title}")
+    if floating:
+        check_floating(name, A, low_precision)
 
 
-def check_square(name, A):
-    check_matrix(name, A)
+def check_square(name, A, floating=True, low_precision=True):
+    """check_matrix for square matrices (PyTorch's squareCheckInputs): the shape is checked before the dtype."""
+    check_matrix(name, A, floating=False)
     check(A.shape[-1] == A.shape[-2],
           f"{name}: A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices")
+    if floating:
+        check_floating(name, A, low_precision)
+
+
+def check_floating(name, A, low_precision=True):
+    check(A.dtype.is_floating_point or A.dtype.is_complex,
+          f"{name}: Expected a floating point or complex tensor as input. Got {A.dtype.title}")
+    check(low_precision or A.dtype.itemsize > 2 or A.dtype.is_complex,
+          f"{name}: Low precision dtypes not supported. Got {A.dtype.title}")
+
+
+LAPACK_DTYPES = ("float32", "float64", "complex64", "complex128")
+
+
+def check_kernel(kernel, A):
+    """PyTorch's LAPACK kernels exist for float, double and their complex types only: its NotImplementedError for
+    the others (half precision, and integers where no dtype check came first), where NumPy would fail."""
+    if A.dtype.name not in LAPACK_DTYPES:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{A.dtype.title}'")
+
+
+def check_norm_order(name, ord):
+    check(not isinstance(ord, complex), f"{name}: Expected a non-complex scalar as the order of norm.")
+
+
+def check_norm_dtype(name, dtype, input_dtype):
+    """PyTorch's checks of a norm's ``dtype`` against its input's."""
+    if dtype is None:
+        return
+    check(dtype.is_floating_point or dtype.is_complex,
+          f"{name}: dtype should be floating point or complex, but got {dtype.title}")
+    kind = "complex" if input_dtype.is_complex else "real"
+    check(dtype.is_complex == input_dtype.is_complex, f"{name}: dtype should be {kind} for {kind} inputs, but got "
+          f"{dtype.title}")
+    check(promote_types(input_dtype, dtype) is dtype, f"{name}: the dtype of the input ({input_dtype.title}) should be "
+          f"convertible without narrowing to the specified dtype ({dtype.title})")
+
+
+def scalar_text(value):
+    """A number as PyTorch's messages print a Scalar: C++'s default formatting of a double (1, 2.5, inf, 1e+20)."""
+    return str(value) if isinstance(value, int) else f"{value:g}"
 
 
 def check_same_dtype(name, A, B, names=("A", "B")):

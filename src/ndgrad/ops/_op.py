@@ -261,6 +261,21 @@ class FloatUnary(Op):
     float_only = True
 
 
+class WithoutDerivative(Op):
+    """An op PyTorch records but defines no derivative for (its subclasses name their node NotImplemented, as
+    PyTorch's): backward or forward AD through it raises PyTorch's error naming ``aten`` (the op's ATen name)."""
+
+    aten = None
+
+    @classmethod
+    def vjp(cls, ctx, grad):
+        raise RuntimeError(f"derivative for aten::{cls.aten} is not implemented")
+
+    @classmethod
+    def jvp(cls, ctx, *tangents):
+        raise NotImplementedError(f"Trying to use forward AD with aten::{cls.aten} that does not support it.")
+
+
 def _any_requires_grad(inputs):
     return any(getattr(x, "requires_grad", False) for x in inputs)
 
@@ -483,13 +498,10 @@ def _not_a_tensor(cls, inputs, Tensor):
 
 
 def _translate(error, arrays):
-    """Turn a NumPy broadcasting ValueError into PyTorch's message; leave other errors alone."""
-    shapes = [a.shape for a in arrays if hasattr(a, "shape")]
-    if len(shapes) >= 2 and "broadcast" in str(error):
-        common = shapes[0]  # PyTorch broadcasts the operands in turn, and names the first pair that clashes
-        for shape in shapes[1:]:
-            translated = broadcast_error(common, shape)
-            if translated is not None:
-                return translated
-            common = np.broadcast_shapes(common, shape)
+    """Turn a NumPy broadcasting ValueError into PyTorch's message (its operands in the op's order); leave other
+    errors alone."""
+    if "broadcast" in str(error):
+        translated = broadcast_error(*(a.shape for a in arrays if hasattr(a, "shape")))
+        if translated is not None:
+            return translated
     return error

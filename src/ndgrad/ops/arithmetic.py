@@ -12,6 +12,7 @@ from ndgrad._dtype import bool_, fill_scalar, result_type
 from ndgrad.ops._checks import (
     check_castable,
     check_zero_division,
+    checked_alpha,
     first_as_tensor,
     is_tensor,
     kind_checked,
@@ -22,7 +23,7 @@ from ndgrad.ops._checks import (
     require_kind,
     zeros_like_grad,
 )
-from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, operand_or_raise
+from ndgrad.ops._op import BINARY, NONZERO, POSITIVE, TERNARY, UNARY, Op, WithoutDerivative, operand_or_raise
 from ndgrad.ops.comparison import logical_and, where
 from ndgrad.ops.complex_numbers import conjugate, real
 
@@ -43,7 +44,7 @@ class Add(Op):
 
     @staticmethod
     def forward(xp, x, y, alpha=1):
-        return xp.add(x, y) if alpha == 1 else xp.add(x, xp.multiply(y, alpha))
+        return xp.add(x, y) if alpha == 1 else xp.add(x, y * alpha)  # a number times alpha stays a weak number
 
     formula = "grad_self = grad; grad_other = grad * alpha"
     @staticmethod
@@ -62,7 +63,7 @@ class Sub(Op):
 
     @staticmethod
     def forward(xp, x, y, alpha=1):
-        return xp.subtract(x, y) if alpha == 1 else xp.subtract(x, xp.multiply(y, alpha))
+        return xp.subtract(x, y) if alpha == 1 else xp.subtract(x, y * alpha)
 
     formula = "grad_self = grad; grad_other = -grad * alpha"
     @staticmethod
@@ -81,7 +82,7 @@ class Rsub(Op):
 
     @staticmethod
     def forward(xp, x, y, alpha=1):
-        return xp.subtract(y, x) if alpha == 1 else xp.subtract(y, xp.multiply(x, alpha))
+        return xp.subtract(y, x) if alpha == 1 else xp.subtract(y, x * alpha)
 
     formula = "grad_self = -grad * alpha; grad_other = grad"
     @staticmethod
@@ -182,22 +183,15 @@ class Reciprocal(Op):
         return -x_t * result * result
 
 
-class FloorDivide(Op):
+class FloorDivide(WithoutDerivative):
     """torch.floor_divide (``//``): PyTorch records it but defines no derivative, so backward raises."""
 
     node_name = "NotImplemented"
+    aten = "floor_divide"
 
     @staticmethod
     def forward(xp, x, y):
         return xp.floor_divide(x, y)
-
-    @staticmethod
-    def vjp(ctx, grad):
-        raise RuntimeError("derivative for aten::floor_divide is not implemented")
-
-    @staticmethod
-    def jvp(ctx, x_t, y_t):
-        raise NotImplementedError("Trying to use forward AD with aten::floor_divide that does not support it.")
 
 
 class Remainder(Op):
@@ -276,7 +270,7 @@ class PowTensor(Op):
 
     @staticmethod
     def forward(xp, x, y):
-        return xp.power(x, y)
+        return power(xp, x, y)
 
     formula = "grad_self = grad * exponent * self^(exponent - 1); grad_exponent = grad * result * log(self)"
     @staticmethod
@@ -297,6 +291,17 @@ class PowTensor(Op):
         return x_part + y_t * where(_zero_base(x, y), 0.0, result * log(x))
 
 
+def power(xp, base, exponent):
+    """xp.power, with PyTorch's integer powers where an integer exponent is negative (NumPy refuses them): a base
+    of 1 gives 1, -1 gives -1 or 1 by the exponent's parity, any other base 0."""
+    if getattr(exponent, "dtype", None) is None or exponent.dtype.kind not in "iu" or not (exponent < 0).any():
+        return xp.power(base, exponent)
+    result = xp.power(base, xp.where(exponent < 0, 0, exponent))
+    of_minus_one = xp.where(exponent % 2 == 0, 1, -1)
+    negative_power = xp.where(base == 1, 1, xp.where(base == -1, of_minus_one, 0))
+    return xp.where(exponent < 0, negative_power, result).astype(result.dtype)
+
+
 def _zero_base(x, y):
     """Where 0 ** y is 0 or 1 and PyTorch's gradient for y is 0: x == 0 and y >= 0 (Re(y) >= 0 for complex y)."""
     return logical_and(x == 0, real(y) >= 0)
@@ -311,7 +316,7 @@ class PowScalarBase(Op):
 
     @staticmethod
     def forward(xp, exponent, base):
-        return xp.power(base, exponent)
+        return power(xp, base, exponent)
 
     formula = "grad_exponent = grad * result * log(self)"
     @staticmethod
@@ -567,6 +572,10 @@ def fill_(input, value):
         "add(Tensor input, Scalar alpha, Tensor other, *, Tensor out=None)|deprecated")
 def add(input, other, *, alpha=1):
     """input + alpha * other (see torch.add)."""
+    if not hasattr(input, "_data"):  # add(1, 2): a number given for a Tensor argument, which PyTorch accepts here
+        input = first_as_tensor(input, other)
+    if type(alpha) is not int or alpha != 1:
+        alpha = checked_alpha(input, other, alpha)
     return Add.apply(input, other, alpha=alpha)
 
 
@@ -575,6 +584,10 @@ def add(input, other, *, alpha=1):
 def sub(input, other, *, alpha=1):
     """input - alpha * other (see torch.sub)."""
     _check_sub(input, other)
+    if not hasattr(input, "_data"):
+        input = first_as_tensor(input, other)
+    if type(alpha) is not int or alpha != 1:
+        alpha = checked_alpha(input, other, alpha)
     return Sub.apply(input, other, alpha=alpha)
 
 
@@ -587,6 +600,8 @@ subtract = alias(sub, "subtract(Tensor input, Tensor other, *, Scalar alpha=1, T
 def rsub(input, other, *, alpha=1):
     """other - alpha * input (see torch.rsub)."""
     _check_sub(input, other)
+    if type(alpha) is not int or alpha != 1:
+        alpha = checked_alpha(input, other, alpha)
     if is_tensor(other):
         return Rsub.apply(input, other, alpha=alpha)
     return RsubScalar.apply(promoted_with(input, other), y=other, alpha=alpha)
@@ -610,6 +625,8 @@ def _check_sub(input, other):
 @parses("mul(Tensor input, Tensor other, *, Tensor out=None)")
 def mul(input, other):
     """Elementwise product (see torch.mul)."""
+    if not hasattr(input, "_data"):
+        input = first_as_tensor(input, other)
     return Mul.apply(input, other)
 
 
@@ -665,7 +682,7 @@ def floor_divide(input, other):
     refuse_bool(input, other, "div_floor_cpu")
     no_complex_kernel("div_floor_cpu", input, other)
     check_zero_division(input, other)
-    return FloorDivide.apply(input, other)
+    return FloorDivide.apply(first_as_tensor(input, other), other)
 
 
 @parses("remainder(Tensor input, Tensor other, *, Tensor out=None)",
@@ -706,7 +723,14 @@ def pow(input, exponent):
         return PowTensor.apply(input, exponent)
     if input.dtype is bool_ and isinstance(exponent, bool):
         return input.clone() if exponent else input == input  # PyTorch's shortcuts for x ** 1 and x ** 0
+    _check_integer_power(input, exponent)
     return Pow.apply(promoted_with(input, exponent), exponent=exponent)
+
+
+def _check_integer_power(input, exponent):
+    """A negative number exponent of an integer tensor, which PyTorch refuses (a tensor exponent it computes)."""
+    if input.dtype._category < 2 and isinstance(exponent, int) and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
 @parses("neg(Tensor input, *, Tensor out=None)")
@@ -820,7 +844,10 @@ def _remainder_(self, other, tensor_op, number_op, kernel):
 def _pow_(self, exponent):
     exponent = operand_or_raise(exponent)
     refuse_bool(self, exponent, "pow")
-    return PowTensor.apply_(self, exponent) if is_tensor(exponent) else _number_(Pow, self, exponent=exponent)
+    if is_tensor(exponent):
+        return PowTensor.apply_(self, exponent)
+    _check_integer_power(self, exponent)
+    return _number_(Pow, self, exponent=exponent)
 
 
 class ArithmeticMethods:
@@ -858,11 +885,17 @@ class ArithmeticMethods:
     @parses_method("add_(Tensor other, *, Scalar alpha=1)",
                    "add_(Scalar alpha, Tensor other)|deprecated")
     def add_(self, other, *, alpha=1):
-        return Add.apply_(self, operand_or_raise(other), alpha=alpha)
+        other = operand_or_raise(other)
+        if type(alpha) is not int or alpha != 1:
+            alpha = checked_alpha(self, other, alpha)
+        return Add.apply_(self, other, alpha=alpha)
     @parses_method("sub_(Tensor other, *, Scalar alpha=1)",
                    "sub_(Scalar alpha, Tensor other)|deprecated")
     def sub_(self, other, *, alpha=1):
-        return Sub.apply_(self, _sub_operand(self, operand_or_raise(other)), alpha=alpha)
+        other = _sub_operand(self, operand_or_raise(other))
+        if type(alpha) is not int or alpha != 1:
+            alpha = checked_alpha(self, other, alpha)
+        return Sub.apply_(self, other, alpha=alpha)
     subtract_ = alias(sub_, "subtract_(Tensor other, *, Scalar alpha=1)",
                             "subtract_(Scalar other, Scalar alpha=1)")
     @parses_method("mul_(Tensor other)")

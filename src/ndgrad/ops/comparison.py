@@ -4,6 +4,7 @@ where, maximum/minimum and fmax/fmin, whose gradients follow PyTorch's conventio
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, get_default_dtype, result_type, uint8
 from ndgrad._warnings import warn
+from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import (
     as_tensor,
     check_castable,
@@ -519,6 +520,9 @@ def where(condition, input=None, other=None):
         )
     if not is_tensor(input) and not is_tensor(other):
         input = as_tensor(input, result_type((input, other)), condition)
+    shapes = [t.shape for t in (condition, input, other) if is_tensor(t)]
+    if any(shape != shapes[0] for shape in shapes):
+        broadcast_shape(*shapes)  # PyTorch's error for shapes that clash, the condition's first
     return Where.apply(input, other, condition=condition._data)
 
 

@@ -8,7 +8,7 @@ from ndgrad import return_types
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._warnings import warn
 from ndgrad.ops import _lapack as lapack
-from ndgrad.ops._linalg_base import check, check_matrix, check_square, eye_like, raise_for_info
+from ndgrad.ops._linalg_base import check, check_kernel, check_matrix, check_square, eye_like, raise_for_info
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.solvers import _inverse
 
@@ -382,6 +382,7 @@ def cholesky_ex(A, *, upper=False, check_errors=False):
     """(L, info) of each symmetric matrix; info > 0 marks one that is not positive-definite (see
     torch.linalg.cholesky_ex)."""
     check_square("linalg.cholesky", A)
+    check_kernel("cholesky_cpu", A)
     result = return_types.linalg_cholesky_ex(LinalgCholeskyEx.apply(A, upper=upper))
     if check_errors:
         raise_for_info("linalg.cholesky_ex", result.info._data, A.ndim > 2, _not_positive_definite)
@@ -403,23 +404,26 @@ def _check_uplo(UPLO):
 @parses('linalg_eigh(Tensor input, str UPLO="L", *, Tensor[2] out=None)')
 def eigh(A, UPLO="L"):
     """(eigenvalues, eigenvectors) of each symmetric matrix (see torch.linalg.eigh)."""
-    check_square("linalg.eigh", A)
+    check_square("linalg.eigh", A, floating=False)  # the kernel refuses the dtypes it lacks, last
     _check_uplo(UPLO)
+    check_kernel("linalg_eigh_cpu", A)
     return return_types.linalg_eigh(LinalgEigh.apply(A, UPLO=UPLO.upper()))
 
 
 @parses('linalg_eigvalsh(Tensor input, str UPLO="L", *, Tensor out=None)')
 def eigvalsh(A, UPLO="L"):
     """The eigenvalues, ascending, of each symmetric matrix (see torch.linalg.eigvalsh)."""
-    check_square("linalg.eigh", A)  # PyTorch's message names eigh here too
+    check_square("linalg.eigh", A, floating=False)  # PyTorch's message names eigh here too
     _check_uplo(UPLO)
+    check_kernel("linalg_eigh_cpu", A)
     return LinalgEigh.apply(A, UPLO=UPLO.upper())[0]
 
 
 def _linalg_qr(A, mode="reduced"):
+    check_matrix("linalg.qr", A)
     check(mode in ("reduced", "r", "complete"),
           f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or 'complete'")
-    check_matrix("linalg.qr", A)
+    check_kernel("geqrf_cpu", A)
     return LinalgQr.apply(A, mode=mode)
 
 
@@ -448,13 +452,15 @@ def qr(input, some=True):
 @parses("linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None, Tensor[3] out=None)")
 def linalg_svd(A, full_matrices=True, *, driver=None):
     """(U, S, Vh) of each matrix (see torch.linalg.svd)."""
-    check_matrix("linalg.svd", A)
+    _check_svd(A, driver)
     return return_types.linalg_svd(LinalgSvd.apply(A, full_matrices=full_matrices))
 
 
 @parses("svd(Tensor input, bool some=True, bool compute_uv=True, *, Tensor[3] out=None)")
 def svd(input, some=True, compute_uv=True):
     """(U, S, V) of each matrix, V = Vh^T; without ``compute_uv``, U and V are zeros (see torch.svd)."""
+    check(input.ndim >= 2, f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} dimensions "
+          "instead")
     if not compute_uv:
         from ndgrad import zeros
 
@@ -466,10 +472,17 @@ def svd(input, some=True, compute_uv=True):
     return return_types.svd((U, S, Vh.mT))
 
 
+def _check_svd(A, driver):
+    check_matrix("linalg.svd", A)
+    check(driver is None, "ndgrad.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with "
+          "cuSOLVER backend.")
+    check_kernel("linalg_svd_cpu", A)
+
+
 @parses("linalg_svdvals(Tensor A, *, str? driver=None, Tensor out=None)")
 def svdvals(A, *, driver=None):
     """The singular values, descending, of each matrix (see torch.linalg.svdvals)."""
-    check_matrix("linalg.svd", A)
+    _check_svd(A, driver)
     return LinalgSvd.apply(A, full_matrices=False)[1]
 
 

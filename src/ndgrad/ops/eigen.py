@@ -5,6 +5,7 @@ eigenvectors' phases (each eigenvector is only defined up to a factor e^{i phi})
 from ndgrad import return_types
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import bool_
+from ndgrad.ops._linalg_base import check_kernel, check_square
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.complex_numbers import imag, real
@@ -77,13 +78,12 @@ def _solve(A, B):
 
 
 def _checked(function, A):
-    if A.ndim < 2:
-        raise RuntimeError(f"linalg.{function}: The input tensor A must have at least 2 dimensions.")
-    if A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(f"linalg.{function}: A must be batches of square matrices, but they are {A.shape[-2]} by "
-                           f"{A.shape[-1]} matrices")
-    if A.dtype.name not in _COMPLEX:
+    """PyTorch's checks: the complex dtype of the results first (integers have none), then the shape, then the
+    kernel's dtypes."""
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
         raise RuntimeError(f"Unknown Complex ScalarType for {A.dtype.title}")
+    check_square(f"linalg.{function}", A)
+    check_kernel("linalg_eig_out_cpu", A)
     return A
 
 

@@ -1,6 +1,7 @@
 """einsum: a contraction described by subscripts, run as one node per pairwise contraction (PyTorch records the
 permutes, views and bmm it runs; ndgrad's node is differentiable to any order, its vjp an einsum again)."""
 
+from ndgrad._argument_parser import parses
 from ndgrad.ops._op import MATMUL, Op
 
 __all__ = ["einsum"]
@@ -109,95 +110,184 @@ def _einsum_grad(grad, out, others, sx, shape):
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-def _parse_einsum(equation, operands):
-    """Explicit subscripts for each operand and the output, with '...' replaced by letters of their own."""
-    equation = equation.replace(" ", "")
-    inputs, arrow, out = equation.partition("->")
-    terms = inputs.split(",")
-    _check(len(terms) <= len(operands), "einsum(): fewer operands were provided than specified in the equation")
-    _check(len(terms) >= len(operands), "einsum(): more operands were provided than specified in the equation")
-    for i, c in enumerate(equation):
-        if not (c in _LETTERS or c in ",->."):
-            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation string, subscripts "
-                               "must be in [a-zA-Z]")
-    spare = [c for c in _LETTERS if c not in equation]
-    ellipsis_dims = 0
-    for term, x in zip(terms, operands):
-        letters = len(term.replace("...", ""))
-        if "..." in term:
-            _check(x.ndim >= letters, f"einsum(): the number of subscripts in the equation ({letters}) is more than "
-                   f"the number of dimensions ({x.ndim}) for operand {terms.index(term)}")
-            ellipsis_dims = max(ellipsis_dims, x.ndim - letters)
+# ---- the functions users call: torch.einsum's Python, then its op's checks in PyTorch's order ----------------------
+def einsum(*args):
+    """Sum of products over the subscripts of an equation (see torch.einsum, whose Python this mirrors): also the
+    sublist form einsum(x, [0, 1], y, [1, 2], [0, 2]), and the operands as one list."""
+    from ndgrad._tensor import Tensor
+
+    if len(args) < 2:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, or at least one "
+                         "operand and its subscripts list")
+    if isinstance(args[0], Tensor):
+        equation = ",".join("".join(_sublist_subscript(n) for n in sublist) for sublist in args[1::2])
+        if len(args) % 2 == 1:  # the last sublist is the output's
+            equation += "->" + "".join(_sublist_subscript(n) for n in args[-1])
+            operands = args[:-1:2]
         else:
-            _check(x.ndim == letters, f"einsum(): the number of subscripts in the equation ({letters}) does not match "
-                   f"the number of dimensions ({x.ndim}) for operand {terms.index(term)} and no ellipsis was given")
-    ellipsis = "".join(spare[:ellipsis_dims])
-    subscripts = []
-    for term, x in zip(terms, operands):
-        n = x.ndim - len(term.replace("...", ""))
-        subscripts.append(term.replace("...", ellipsis[ellipsis_dims - n:]) if "..." in term else term)
-    if not arrow:
-        counts = {}
-        for c in inputs:
-            counts[c] = counts.get(c, 0) + 1
-        out = ellipsis + "".join(sorted(c for c, n in counts.items() if n == 1 and c in _LETTERS))
+            operands = args[::2]
     else:
-        for c in out.replace("...", ""):
-            _check(c in inputs, f"einsum(): output subscript {c} does not appear in the equation for any input "
-                   "operand")
-            _check(out.replace("...", "").count(c) == 1, f"einsum(): output subscript {c} appears more than once "
-                   "in the output")
-        out = out.replace("...", ellipsis)
-    return subscripts, out
-
-
-def _sublist_equation(arguments):
-    """einsum(x, [0, 1], y, [1, 2], [0, 2]): the sublist form as an equation and its operands."""
-    def subscripts(sublist):
-        letters = []
-        for item in sublist:
-            if item is Ellipsis:
-                letters.append("...")
-                continue
-            if not 0 <= item < 52:
-                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
-            letters.append(_SUBLIST_LETTERS[item])
-        return "".join(letters)
-
-    operands, terms = arguments[0::2], arguments[1::2]
-    output = None
-    if len(terms) < len(operands):  # the last item is a sublist too: the output
-        operands, output = operands[:-1], operands[-1]
-    equation = ",".join(subscripts(t) for t in terms[:len(operands)])
-    if output is not None:
-        equation += "->" + subscripts(output)
-    return equation, operands
-
-
-_SUBLIST_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"  # PyTorch's order: 0 is 'A', 26 is 'a'
-
-
-def einsum(equation, *operands):
-    """Sum of products over the subscripts of ``equation`` (see torch.einsum); also the sublist form
-    einsum(x, [0, 1], y, [1, 2], [0, 2])."""
-    if not isinstance(equation, str):
-        equation, operands = _sublist_equation((equation, *operands))
+        equation, operands = args[0], args[1:]
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
-        operands = tuple(operands[0])
-    subscripts, out = _parse_einsum(equation, operands)
-    for x in operands[1:]:
-        _check(x.dtype is operands[0].dtype, f"expected scalar type {operands[0].dtype.title} but found "
-               f"{x.dtype.title}")
-    sizes = {}
-    for i, (x, s) in enumerate(zip(operands, subscripts)):
-        for c, n in zip(s, x.shape):
-            seen = sizes.get(c, 1)
-            _check(n == 1 or seen == 1 or n == seen, f"einsum(): subscript {c} has size {n} for operand {i} which "
-                   f"does not broadcast with previously seen size {seen}")
-            sizes[c] = max(seen, n)
+        return einsum(equation, *operands[0])
+    return _einsum(equation, operands)
+
+
+def _sublist_subscript(n):
+    """A subscript of the sublist form: 0-25 are 'A'-'Z', 26-51 'a'-'z', Ellipsis '...'."""
+    if n == Ellipsis:
+        return "..."
+    if n >= 0 and n < 26:
+        return chr(ord("A") + n)
+    if n >= 26 and n < 52:
+        return chr(ord("a") + n - 26)
+    raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+
+
+@parses("einsum(str equation, Tensor[] tensors, *, int[]? path=None)")
+def _einsum(equation, tensors, *, path=None):
+    operands = tuple(tensors)
+    labels, out = _parse_equation(equation, operands)
+    subscripts, sizes = _subscripts(labels, operands, out)
+    out = out.replace(_ELLIPSIS, "".join(c for c in _ellipsis_letters(labels, operands)))
+    dtype = _contraction_dtype(operands, subscripts, sizes, out)
+    operands = [x if x.dtype is dtype else x.to(dtype) for x in operands]
     # Size-1 dims broadcast: expand them first, so each contraction sees equal sizes.
     operands = [x if all(sizes[c] == n for c, n in zip(s, x.shape)) else x.expand(tuple(sizes[c] for c in s))
                 for x, s in zip(operands, subscripts)]
     if len(operands) == 1:  # even 'ij->ij' makes a new tensor
         return EinsumUnary.apply(operands[0], equation=f"{subscripts[0]}->{out}")
     return _contract(operands, subscripts, out)
+
+
+_ELLIPSIS = "."  # how a parsed term marks where its ellipsis stands
+
+
+def _parse_equation(equation, operands):
+    """Each operand's subscripts (letters, and _ELLIPSIS for '...') and the output's, read as PyTorch reads them:
+    spaces ignored, errors naming the index in the equation of the character at fault."""
+    lhs, arrow, rhs = equation.partition("->")
+    terms, found, count, position = [""], False, len(operands), 0
+    while position < len(lhs):
+        c = lhs[position]
+        if c == ".":
+            _check(not found, f"einsum(): found '.' for operand {len(terms) - 1} for which an ellipsis was already "
+                   "found")
+            _check(lhs[position + 1:position + 3] == ".." and position + 2 < len(lhs),
+                   f"einsum(): found '.' for operand {len(terms) - 1} that is not part of any ellipsis")
+            terms[-1] += _ELLIPSIS
+            found, position = True, position + 2
+        elif c == ",":
+            terms.append("")
+            _check(len(terms) <= count, "einsum(): fewer operands were provided than specified in the equation")
+            found = False
+        elif c != " ":
+            _check(c in _LETTERS, f"einsum(): invalid subscript given at index {position} in the equation string, "
+                   "subscripts must be in [a-zA-Z]")
+            terms[-1] += c
+        position += 1
+    _check(len(terms) == count, "einsum(): more operands were provided than specified in the equation")
+    for index, (term, x) in enumerate(zip(terms, operands)):
+        letters = len(term.replace(_ELLIPSIS, ""))
+        if _ELLIPSIS in term:
+            _check(letters <= x.ndim, f"einsum(): the number of subscripts in the equation ({letters}) is more than "
+                   f"the number of dimensions ({x.ndim}) for operand {index}")
+        else:
+            _check(letters == x.ndim, f"einsum(): the number of subscripts in the equation ({letters}) does not match "
+                   f"the number of dimensions ({x.ndim}) for operand {index} and no ellipsis was given")
+    if not arrow:  # the implicit output: the ellipsis, then the letters seen once, uppercase first
+        seen = "".join(terms).replace(_ELLIPSIS, "")
+        return terms, _ELLIPSIS + "".join(sorted(c for c in set(seen) if seen.count(c) == 1))
+    out, found, position = "", False, 0
+    while position < len(rhs):
+        c = rhs[position]
+        if c == ".":
+            _check(not found, "einsum(): found '.' for output but an ellipsis (...) was already found")
+            _check(rhs[position + 1:position + 3] == ".." and position + 2 < len(rhs),
+                   "einsum(): found '.' for output that is not part of any ellipsis (...)")
+            out += _ELLIPSIS
+            found, position = True, position + 2
+        elif c != " ":
+            _check(c in _LETTERS, f"einsum(): invalid subscript given at index {len(lhs) + 2 + position} in the "
+                   "equation string, subscripts must be in [a-zA-Z]")
+            _check(c not in out, f"einsum(): output subscript {c} appears more than once in the output")
+            _check(c in lhs, f"einsum(): output subscript {c} does not appear in the equation for any input operand")
+            out += c
+        position += 1
+    return terms, out
+
+
+def _ellipsis_letters(labels, operands):
+    """Letters of their own for the dims the ellipses cover (as many as the widest ellipsis)."""
+    width = max((x.ndim - len(term) + 1 for term, x in zip(labels, operands) if _ELLIPSIS in term), default=0)
+    spare = [c for c in _LETTERS if c not in "".join(labels)]
+    return spare[:width]
+
+
+def _subscripts(labels, operands, out):
+    """Each operand's subscripts as letters only (an ellipsis as letters of its own), and every letter's size, with
+    PyTorch's checks that sizes broadcast (per letter and per ellipsis dim) and that a repeated letter's sizes
+    match."""
+    ellipsis = _ellipsis_letters(labels, operands)
+    subscripts, sizes = [], {}
+    for index, (term, x) in enumerate(zip(labels, operands)):
+        covered = x.ndim - len(term) + 1
+        letters = term.replace(_ELLIPSIS, "".join(ellipsis[len(ellipsis) - covered:]))
+        dims_of_ellipsis = range(term.index(_ELLIPSIS), term.index(_ELLIPSIS) + covered) if _ELLIPSIS in term else ()
+        first = {}
+        for dim, (c, n) in enumerate(zip(letters, x.shape)):
+            if c in first:
+                _check(n == x.shape[first[c]], f"einsum(): subscript {c} is repeated for operand {index} but the "
+                       f"sizes don't match, {n} != {x.shape[first[c]]}")
+                continue
+            first[c] = dim
+            seen = sizes.get(c, 1)
+            if n != 1 and seen not in (1, n):
+                if dim in dims_of_ellipsis:
+                    raise RuntimeError(f"einsum(): dimension {dim} covered by ellipsis in operand {index}has size {n} "
+                                       f"which does not broadcast with previously seen ellipsis with size {seen} for "
+                                       "the respective dimension")
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {index} which does not "
+                                   f"broadcast with previously seen size {seen}")
+            sizes[c] = max(seen, n)
+        subscripts.append(letters)
+    return subscripts, sizes
+
+
+def _contraction_dtype(operands, subscripts, sizes, out):
+    """The dtype PyTorch's einsum ends in, with its errors: it sums a letter out of one operand (integers sum to
+    int64; between operands a letter of size 1 is squeezed instead), multiplies operands that share no letter to
+    sum (promoting), and contracts the others with bmm (which needs one dtype, and none of bool)."""
+    from ndgrad._dtype import bool_, int64, promote_types
+
+    def summed(dtype):
+        return int64 if dtype._category < 2 else dtype
+
+    def size(s, x, c):
+        return x.shape[s.index(c)] if c in s else 1
+
+    last = {c: max(i for i, s in enumerate(subscripts) if c in s) for c in sizes if c not in out}
+    result = operands[0].dtype
+    if len(operands) == 1:
+        return summed(result) if last else result
+    if any(i == 0 and size(subscripts[0], operands[0], c) != 1 for c, i in last.items()):
+        result = summed(result)
+    for i in range(1, len(operands)):
+        dtype, contracted = operands[i].dtype, False
+        for c in (c for c, j in last.items() if j == i):
+            before, here = max(size(s, x, c) for s, x in zip(subscripts[:i], operands[:i])), size(subscripts[i],
+                                                                                                 operands[i], c)
+            if before == here == 1:
+                continue
+            if before == 1:
+                dtype = summed(dtype)
+            elif here == 1:
+                result = summed(result)
+            else:
+                contracted = True
+        if contracted:
+            _check(result is dtype, f"expected scalar type {result.title} but found {dtype.title}")
+            _check(result is not bool_, "\"bmm\" not implemented for 'Bool'", NotImplementedError)
+        else:
+            result = promote_types(result, dtype)
+    return result

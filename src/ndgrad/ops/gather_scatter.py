@@ -6,9 +6,10 @@ Index arrays are keyword parameters, never inputs: they have no gradient and mus
 import numpy as np
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad.ops._broadcast import broadcast_error
+from ndgrad._dtype import real_scalar
+from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import no_complex_kernel
-from ndgrad.ops._op import INDEXING, Op, _mixed_devices
+from ndgrad.ops._op import INDEXING, Op, WithoutDerivative, _mixed_devices
 from ndgrad.ops.shape import wrap_dim
 
 __all__ = [
@@ -72,6 +73,8 @@ class Gather(Op):
 
 def _scattered(xp, x, src, dim, index, combine=None):
     """A copy of x with src's leading part (the index's shape) written, or combined by a ufunc, at ``index``."""
+    if not index.size:  # an empty index writes nothing, whatever its dims (PyTorch checks none for it)
+        return x.copy()
     out, index = _lifted(x).copy(), _lifted(index)
     if hasattr(src, "shape"):
         src = _lifted(src)[tuple(slice(0, size) for size in index.shape)]
@@ -144,6 +147,18 @@ class ScatterAdd(Op):
 
 
 _UFUNCS = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum"}
+
+
+class ScatterAccumulate(WithoutDerivative):
+    """torch.scatter with ``reduce``: src added into x ('add') or multiplied into it ('multiply') at ``index``.
+    PyTorch defines no derivative for it: the node it records is NotImplemented, whose backward raises."""
+
+    node_name = "NotImplemented"
+    aten = "scatter"
+
+    @staticmethod
+    def forward(xp, x, src, dim, index, reduce):
+        return _scattered(xp, x, src, dim, index, xp.add if reduce == "add" else xp.multiply)
 
 
 class ScatterReduce(Op):
@@ -367,29 +382,45 @@ def _check_index_dtype(index, message, allowed=("int64", "int32")):
         raise RuntimeError(message)
 
 
-def _check_along(input, dim, index, src=None, gather=False):
-    """gather and scatter's checks: index dtype, dims, sizes (no larger than self or src), bounds."""
+def _check_along(input, dim, index, src=None, gather=False, reduce=None):
+    """gather and scatter's checks, in PyTorch's order: dtypes (index, then src), dims and sizes (none for an empty
+    index; src's sizes read as PyTorch reads them), scatter's ``reduce``, bounds."""
     name = "gather" if gather else "scatter"
-    _check_index_dtype(index, f"{name}(): Expected dtype int32/int64 for index")
+    if index.numel():
+        _check_index_dtype(index, f"{name}(): Expected dtype int32/int64 for index")
+    if src is not None and src.dtype is not input.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index.numel():
+        _check_shapes_along(input, dim, index, src, gather)
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    _check_bounds(index._data, input.shape[dim] if input.ndim else 1, dim, RuntimeError, negative=False)
+
+
+def _check_shapes_along(input, dim, index, src, gather):
     if max(index.ndim, 1) != max(input.ndim, 1):
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {'input' if gather else 'self'} "
                            "tensor")
-    if src is not None and max(index.ndim, 1) != max(src.ndim, 1):
+    sizes = tuple(index.shape) or (1,)
+    too_big = next((d for d, size in enumerate(sizes) if d != dim and size > (input.shape[d] if input.ndim else 1)),
+                   None)
+    if gather and too_big is not None:
+        raise RuntimeError(f"Size does not match at dimension {too_big} expected index {list(index.shape)} to be no "
+                           f"larger than self {list(input.shape)} apart from dimension {dim}")
+    if src is not None and too_big is None:  # src.size(d) for each of the index's dims: PyTorch's IndexError if none
+        too_big = next((d for d, size in enumerate(sizes) if size > (_size_along(src, d) if src.ndim else 1)), None)
+    if src is not None and max(src.ndim, 1) != len(sizes):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
-    for d in range(index.ndim):
-        too_big_for_src = src is not None and src.ndim and index.shape[d] > src.shape[d]
-        if (d != dim and index.shape[d] > input.shape[d]) or too_big_for_src:
-            if gather:
-                raise RuntimeError(f"Size does not match at dimension {d} expected index {list(index.shape)} to be no "
-                                   f"larger than self {list(input.shape)} apart from dimension {dim}")
-            message = (f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart from "
-                       f"dimension {dim}")
-            if src is not None:
-                message += f" and to be no larger size than src {list(src.shape)}"
-            raise RuntimeError(message)
-    if src is not None and src.dtype is not input.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    _check_bounds(index._data, input.shape[dim] if input.ndim else 1, dim, RuntimeError, negative=False)
+    if too_big is not None:
+        message = (f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart from "
+                   f"dimension {dim}")
+        if src is not None:
+            message += f" and to be no larger size than src {list(src.shape)}"
+        raise RuntimeError(message)
+
+
+def _size_along(tensor, d):
+    return tensor.shape[wrap_dim(d, tensor.ndim)]
 
 
 @parses("gather(Tensor input, int dim, Tensor index, *, bool sparse_grad=False, Tensor out=None)")
@@ -402,18 +433,22 @@ def gather(input, dim, index, *, sparse_grad=False):
 
 
 def _scatter(input, dim, index, src, value, reduce, inplace):
+    from ndgrad._creation import full
     from ndgrad._tensor import Tensor
 
-    if reduce is not None:
-        raise NotImplementedError("ndgrad.scatter does not support reduce=; use scatter_reduce")
     _check_index_device(input, index)
     dim = wrap_dim(dim, input.ndim)
     if isinstance(src, Tensor):
-        _check_along(input, dim, index, src)
-        return _run(Scatter, inplace, input, src, dim=dim, index=index._data)
-    _check_along(input, dim, index)
-    value = src if value is None else value
-    return _run(ScatterValue, inplace, input, dim=dim, index=index._data, value=getattr(value, "_data", value))
+        _check_along(input, dim, index, src, reduce=reduce)
+        if reduce is None:
+            return _run(Scatter, inplace, input, src, dim=dim, index=index._data)
+        return _run(ScatterAccumulate, inplace, input, src, dim=dim, index=index._data, reduce=reduce)
+    value = real_scalar(src if value is None else value, input.dtype)  # written into input's dtype
+    _check_along(input, dim, index, reduce=reduce)
+    if reduce is None:
+        return _run(ScatterValue, inplace, input, dim=dim, index=index._data, value=value)
+    values = full(index.shape, value, dtype=input.dtype, device=input.device)
+    return _run(ScatterAccumulate, inplace, input, values, dim=dim, index=index._data, reduce=reduce)
 
 
 @parses("scatter(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out=None)",
@@ -468,13 +503,19 @@ def index_select(input, dim, index):
     if input.ndim == 0 and index.numel() != 1:
         raise IndexError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
     size = input.shape[dim] if input.ndim else 1
-    if ((index._data < 0) | (index._data >= size)).any():
+    outside = (index._data < 0) | (index._data >= size)
+    if outside.any():
+        if dim == 1:  # PyTorch's kernel for dim 1 words it otherwise
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(index._data[outside].reshape(-1)[0])} "
+                               f"axis_dim={size}")
         raise IndexError("index out of range in self")
     return IndexSelect.apply(input, dim=dim, index=index._data)
 
 
 def _check_vector_index(input, dim, index, source, name, negative):
     if index.ndim > 1:
+        if name == "index_fill_":
+            raise RuntimeError("Index has to be a vector/scalar")
         raise IndexError(f"{name}(): Index is supposed to be a vector")
     _check_bounds(index._data, input.shape[dim] if input.ndim else 1, dim,
                   RuntimeError if name == "index_add_" else IndexError, "index_copy_(): " * (name == "index_copy_"),
@@ -493,7 +534,7 @@ def _index_add(input, dim, index, source, alpha, inplace):
         raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal to source.size(dim): "
                            f"({source_size}), for dim: {dim}")
     _check_vector_index(input, dim, index, source, "index_add_", negative=False)
-    return _run(IndexAdd, inplace, input, source, dim=dim, index=index._data, alpha=alpha)
+    return _run(IndexAdd, inplace, input, source, dim=dim, index=index._data, alpha=real_scalar(alpha, input.dtype))
 
 
 @parses("index_add(Tensor input, int dim, Tensor index, Tensor source, *, Scalar alpha=1, Tensor out=None)")
@@ -532,10 +573,13 @@ def _index_fill(input, dim, index, value, inplace):
     if index.dtype.name != "int64":
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     _check_vector_index(input, dim, index, None, "index_fill_", negative=True)
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value.ndim} dimension(s).")
+    if (value.dtype.is_complex if isinstance(value, Tensor) else isinstance(value, complex)) and \
+            not input.dtype.is_complex:
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
     if isinstance(value, Tensor):
-        if value.ndim:
-            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                               f"{value.ndim} dimension(s).")
         return _run(IndexFillTensor, inplace, input, value.to(input.dtype), dim=dim, index=index._data)
     return _run(IndexFill, inplace, input, dim=dim, index=index._data, value=value)
 
@@ -560,16 +604,14 @@ def take_along_dim(input, indices, dim=None):
     if input.ndim != indices.ndim:
         raise RuntimeError("ndgrad.take_along_dim(): input and indices should have the same number of dimensions, but "
                            f"got {input.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
-    others = [s for d, s in enumerate(input.shape) if d != dim], [s for d, s in enumerate(indices.shape) if d != dim]
-    error = broadcast_error(*others)
-    if error is not None:
-        raise error
-    shape = list(np.broadcast_shapes(*others))
-    shape.insert(dim, 0)
-    input_shape, indices_shape = list(shape), list(shape)
-    input_shape[dim], indices_shape[dim] = input.shape[dim], indices.shape[dim]
+    input_shape = list(input.shape)
+    input_shape[dim] = indices.shape[dim]  # broadcast all dims but dim, as PyTorch: input's dim takes indices' size
+    indices_shape = list(broadcast_shape(input_shape, indices.shape))
+    input_shape = list(indices_shape)
+    input_shape[dim] = input.shape[dim]
     input = input if tuple(input.shape) == tuple(input_shape) else input.expand(input_shape)
     indices = indices if tuple(indices.shape) == tuple(indices_shape) else indices.expand(indices_shape)
+    indices = indices % input.shape[dim]  # PyTorch wraps the indices along dim (an empty dim: its ZeroDivisionError)
     return gather(input, dim, indices)
 
 

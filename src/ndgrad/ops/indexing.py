@@ -6,10 +6,10 @@ import numpy as np
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import namespace_of, to_device
 from ndgrad._dtype import bool_, real_scalar, uint8
-from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._broadcast import broadcast_error, broadcast_shape
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.gather_scatter import _check_bounds, _run, _zeros
-from ndgrad.ops.shape import Alias, Select, Slice, Unsqueeze, keeps_whole_dim
+from ndgrad.ops.shape import Alias, Select, Slice, Unsqueeze, expanded_shape, keeps_whole_dim
 
 __all__ = [
     "index_put", "index_put_", "masked_fill", "masked_scatter", "masked_select", "take", "put",
@@ -263,6 +263,8 @@ def _as_index(item, like):
         return tensor(item, device=like.device)
     if isinstance(item, (list, tuple)):
         return tensor(item, device=like.device) if len(item) else tensor(item, dtype=np.int64, device=like.device)
+    if isinstance(item, str):  # a sequence to PyTorch, which makes a tensor of it: that refuses a str
+        return tensor(item, device=like.device)
     if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor)):
         return item
     raise IndexError(
@@ -350,6 +352,11 @@ def _mask_positions(mask, shape, dim):
 
 def _check_indices(shape, indices):
     """PyTorch's errors for index arrays that do not broadcast together, or point outside their dim."""
+    _check_broadcast(indices)
+    _check_in_bounds(shape, indices)
+
+
+def _check_broadcast(indices):
     arrays = [i for i in indices if i is not None]
     try:
         np.broadcast_shapes(*(a.shape for a in arrays))
@@ -357,6 +364,9 @@ def _check_indices(shape, indices):
         shapes = ", ".join(f"[{', '.join(map(str, a.shape))}]" for a in arrays)
         raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together with shapes {shapes}") \
             from None
+
+
+def _check_in_bounds(shape, indices):
     position = 0
     for dim, index in enumerate(indices):
         if index is None:
@@ -455,8 +465,9 @@ def _index_put(input, indices, values, accumulate, inplace):
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         else:
             arrays.append(index._data)
-    _check_indices(input.shape, arrays)
-    _index_put_checked(input, arrays, values)
+    _check_broadcast(arrays)
+    _index_put_checked(input, arrays, values)  # the values' dtype and shape, before the bounds, as PyTorch
+    _check_in_bounds(input.shape, arrays)
     return _run(IndexPut, inplace, input, values, indices=tuple(arrays), accumulate=accumulate)
 
 
@@ -487,14 +498,15 @@ def _masked_fill(input, mask, value, inplace):
 
     _check_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype "
                 f"{_MASK_DTYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
-    if not inplace and broadcast_error(mask.shape, input.shape) is not None:
-        raise broadcast_error(mask.shape, input.shape)
+    broadcast_shape(input.shape, mask.shape) if inplace else broadcast_shape(mask.shape, input.shape)
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s).")
+        if value.dtype.is_complex:
+            real_scalar(value.item(), input.dtype)  # PyTorch reads the value as a number of input's dtype
         return _run(MaskedFillTensor, inplace, input, value.to(input.dtype), mask=mask._data)
-    return _run(MaskedFill, inplace, input, mask=mask._data, value=value)
+    return _run(MaskedFill, inplace, input, mask=mask._data, value=real_scalar(value, input.dtype))
 
 
 @parses("masked_fill(Tensor input, Tensor mask, Tensor value)",
@@ -509,9 +521,10 @@ def _masked_scatter(input, mask, source, inplace):
     if source.dtype is not input.dtype:
         raise RuntimeError("masked_scatter: expected self and source to have same dtypes but got"
                            f"{input.dtype.title} and {source.dtype.title}")
-    if broadcast_error(input.shape, mask.shape) is not None:
-        raise broadcast_error(input.shape, mask.shape)
-    shape = np.broadcast_shapes(input.shape, mask.shape)
+    if inplace:  # PyTorch expands the mask to input's shape
+        shape = expanded_shape(mask, input.shape, f"CPU{mask.dtype.title}Type")
+    else:
+        shape = broadcast_shape(mask.shape, input.shape)
     count = int(namespace_of(mask._data).broadcast_to(mask._data, shape).sum())  # a sync, as torch's check
     if source.numel() < count:
         raise RuntimeError("Number of elements of source < number of ones in mask")
@@ -529,8 +542,7 @@ def masked_scatter(input, mask, source):
 def masked_select(input, mask):
     """The elements of input where ``mask`` holds, as a 1-d tensor (see torch.masked_select)."""
     _check_mask(mask, "masked_select: expected BoolTensor for mask")
-    if broadcast_error(input.shape, mask.shape) is not None:
-        raise broadcast_error(input.shape, mask.shape)
+    broadcast_shape(mask.shape, input.shape)
     return MaskedSelect.apply(input, mask=mask._data)
 
 
@@ -547,6 +559,8 @@ def _check_flat(input, index, name):
 @parses("take(Tensor input, Tensor index, *, Tensor out=None)")
 def take(input, index):
     """Elements of input at flat positions ``index`` (see torch.take)."""
+    if input.numel() == 0 and index.numel():
+        raise IndexError("take(): tried to take from an empty tensor")
     _check_flat(input, index, "take")
     return Take.apply(input, index=index._data)
 

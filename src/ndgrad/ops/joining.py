@@ -1,13 +1,13 @@
 """Ops that copy: joining (cat, stack and their h/v/d forms), flips, rolls, rotations, repeats, diagonal
-matrices and triangles; and the broadcasting helpers that return several tensors (broadcast_tensors, meshgrid)."""
+matrices and triangles."""
 
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import array_namespace
-from ndgrad._warnings import warn
 from ndgrad.ops import gather_scatter
-from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._checks import check_storage_size
 from ndgrad.ops._op import JOINING, SHAPE, Op
+from ndgrad.ops.grids import atleast_1d, atleast_2d, atleast_3d
 from ndgrad.ops.shape import (
     Diagonal,
     Select,
@@ -18,14 +18,12 @@ from ndgrad.ops.shape import (
     normalize_dims,
     reshape,
     unsqueeze,
-    view,
     wrap_dim,
 )
 
 __all__ = [
     "cat", "concat", "concatenate", "stack", "hstack", "vstack", "row_stack", "dstack", "column_stack", "flip",
     "fliplr", "flipud", "roll", "rot90", "tile", "repeat_interleave", "diag", "diag_embed", "tril", "triu",
-    "broadcast_tensors", "meshgrid", "atleast_1d", "atleast_2d", "atleast_3d",
 ]
 
 
@@ -444,7 +442,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         elif repeats.shape[0] != size:
             raise RuntimeError(
                 "repeats must have the same size as input along dim, but got "
-                f"repeats.size(0) = {repeats.shape[0]} and input.size(0) = {size}"
+                f"repeats.size(0) = {repeats.shape[0]} and input.size({dim}) = {size}"
             )
         return gather_scatter.index_select(input, dim, _repeat_indices(repeats, output_size))
     if repeats < 0:
@@ -476,7 +474,7 @@ def _repeat_indices(repeats, output_size=None):
 def diag(input, diagonal=0):
     """A 1-d tensor on a diagonal of a square matrix, or a copy of a matrix's diagonal (see torch.diag)."""
     if input.ndim == 1:
-        return DiagEmbed.apply(input, offset=diagonal, dim1=0, dim2=1)
+        return _diag_embedded(input, diagonal, 0, 1)
     if input.ndim != 2:
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
     return Diag.apply(input, diagonal=diagonal)
@@ -488,7 +486,16 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     first, second = wrap_dim(dim1, input.ndim + 1), wrap_dim(dim2, input.ndim + 1)
     if first == second:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return DiagEmbed.apply(input, offset=offset, dim1=first, dim2=second)
+    return _diag_embedded(input, offset, first, second)
+
+
+def _diag_embedded(input, offset, dim1, dim2):
+    size = (input.shape[-1] if input.ndim else 1) + abs(offset)
+    shape = list(input.shape[:-1])
+    for dim in sorted((dim1, dim2)):
+        shape.insert(dim, size)
+    check_storage_size(shape, input.dtype.itemsize)
+    return DiagEmbed.apply(input, offset=offset, dim1=dim1, dim2=dim2)
 
 
 @parses("tril(Tensor input, SymInt diagonal=0, *, Tensor out=None)")
@@ -507,89 +514,6 @@ def _matrices(input, name):
     if input.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     return input
-
-
-def broadcast_tensors(*tensors):
-    """The tensors expanded to their common shape; those already of that shape are returned as they are (see
-    torch.broadcast_tensors)."""
-    for i, t in enumerate(tensors):
-        if not hasattr(t, "_data"):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
-    shape = _broadcast_shape([t.shape for t in tensors])
-    return tuple(t if t.shape == shape else expand(t, shape) for t in tensors)
-
-
-def _broadcast_shape(shapes):
-    result = ()
-    for shape in shapes:
-        ndim = max(len(result), len(shape))
-        padded_result, padded = (1,) * (ndim - len(result)) + result, (1,) * (ndim - len(shape)) + tuple(shape)
-        if any(a != b and a != 1 and b != 1 for a, b in zip(padded_result, padded)):
-            raise broadcast_error(result, tuple(shape))
-        result = tuple(b if a == 1 else a for a, b in zip(padded_result, padded))
-    return result
-
-
-def meshgrid(*tensors, indexing=None):
-    """Coordinate grids from 0-d or 1-d tensors, 'ij' (matrix) or 'xy' (Cartesian) indexing (see torch.meshgrid)."""
-    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
-        tensors = tuple(tensors[0])
-    if not tensors:
-        raise RuntimeError("meshgrid expects a non-empty TensorList")
-    if indexing is None:
-        warn("ndgrad.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
-                      UserWarning,
-        )
-        indexing = "ij"
-    if indexing not in ("ij", "xy"):
-        raise RuntimeError(f'ndgrad.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
-    for t in tensors:
-        if t.ndim > 1:
-            raise RuntimeError(f"ndgrad.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
-        if t.dtype != tensors[0].dtype:
-            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
-    swap = indexing == "xy" and len(tensors) >= 2
-    if swap:  # 'xy' is 'ij' with the first two inputs, and so the first two outputs, swapped
-        tensors = (tensors[1], tensors[0], *tensors[2:])
-    shape = tuple(t.numel() for t in tensors)
-    grids = []
-    for i, t in enumerate(tensors):
-        view_shape = [1] * len(tensors)
-        view_shape[i] = -1
-        grids.append(expand(view(t, view_shape), shape))
-    if swap:
-        grids[0], grids[1] = grids[1], grids[0]
-    return tuple(grids)
-
-
-def _at_least(tensors, make):
-    if len(tensors) == 1:
-        if isinstance(tensors[0], (tuple, list)):
-            return tuple(make(t) for t in tensors[0])
-        return make(tensors[0])
-    return tuple(make(t) for t in tensors)
-
-
-def atleast_1d(*tensors):
-    """Each tensor viewed with at least 1 dim; one tensor in, one out (see torch.atleast_1d)."""
-    return _at_least(tensors, lambda t: reshape(t, (1,)) if t.ndim == 0 else t)
-
-
-def atleast_2d(*tensors):
-    """Each tensor viewed with at least 2 dims (see torch.atleast_2d)."""
-    return _at_least(tensors, lambda t: reshape(t, (1, 1)) if t.ndim == 0 else unsqueeze(t, 0) if t.ndim == 1 else t)
-
-
-def atleast_3d(*tensors):
-    """Each tensor viewed with at least 3 dims (see torch.atleast_3d)."""
-    def make(t):
-        if t.ndim == 0:
-            return reshape(t, (1, 1, 1))
-        if t.ndim == 1:
-            return unsqueeze(unsqueeze(t, 0), -1)
-        return unsqueeze(t, -1) if t.ndim == 2 else t
-
-    return _at_least(tensors, make)
 
 
 class JoiningMethods:

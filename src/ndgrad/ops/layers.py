@@ -8,6 +8,7 @@ from ndgrad._dtype import can_cast, int64, promote_types
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
 from ndgrad.ops._checks import constant_like, type_string, zeros_like_grad
+from ndgrad.ops._linalg_base import check_kernel
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.dropouts import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
@@ -348,7 +349,7 @@ def one_hot(tensor, num_classes=-1):
 @parses("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08)")
 def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     """Cosine of the angle between x1 and x2 along ``dim`` (see torch.nn.functional.cosine_similarity)."""
-    from ndgrad.ops.joining import broadcast_tensors
+    from ndgrad.ops.grids import broadcast_tensors
 
     common = promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:
@@ -381,8 +382,7 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
-    if input.dtype.itemsize < 4:  # PyTorch's kernel computes float32 and float64
-        raise NotImplementedError(f"\"pdist\" not implemented for '{input.dtype.title}'")
+    check_kernel("pdist", input)
     return Pdist.apply(input, p=float(p))
 
 

@@ -1,7 +1,8 @@
 """Matrix products: dot, mv, mm, bmm as primitives, and matmul composed from them as PyTorch composes it."""
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._broadcast import broadcast_shape
+from ndgrad.ops._checks import no_bool_kernel
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.shape import Expand, SqueezeInplace, UnsafeView, reshape
 
@@ -117,10 +118,11 @@ def _check(condition, message):
 def dot(input, other):
     _check(input.ndim == 1 and other.ndim == 1,
            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    _check_same_dtype("dot", input, other)
     _check(input.shape[0] == other.shape[0],
            f"inconsistent tensor size, expected tensor [{input.shape[0]}] and src [{other.shape[0]}] to have the "
            f"same number of elements, but got {input.shape[0]} and {other.shape[0]} elements respectively")
-    _check_same_dtype("dot", input, other)
+    no_bool_kernel("dot", input)
     return Dot.apply(input, other)
 
 
@@ -132,6 +134,7 @@ def mv(input, vec):
            f"size mismatch, got input ({input.shape[0]}), mat ({input.shape[0]}x{input.shape[1]}), "
            f"vec ({vec.shape[0]})")
     _check_same_dtype("mv", input, vec)
+    no_bool_kernel("addmv_impl_cpu", input)
     return Mv.apply(input, vec)
 
 
@@ -144,6 +147,7 @@ def mm(input, mat2):
            f"mat1 and mat2 shapes cannot be multiplied ({input.shape[0]}x{input.shape[1]} and "
            f"{mat2.shape[0]}x{mat2.shape[1]})")
     _check_same_dtype("mm", input, mat2)
+    no_bool_kernel("addmm_impl_cpu_", input)
     return Mm.apply(input, mat2)
 
 
@@ -156,6 +160,7 @@ def bmm(input, mat2):
            f"Expected size for first two dimensions of batch2 tensor to be: [{input.shape[0]}, {input.shape[2]}] "
            f"but got: [{mat2.shape[0]}, {mat2.shape[1]}].")
     _check_same_dtype("bmm", input, mat2)
+    no_bool_kernel("bmm", input)
     return Bmm.apply(input, mat2)
 
 
@@ -197,7 +202,6 @@ def matmul(input, other):
 
 def _batched_matmul(input, other):
     """Broadcast the batch dims, flatten them into one, bmm, and view the result back."""
-    import numpy as np
 
     left = input.unsqueeze(0) if input.ndim == 1 else input
     right = other.unsqueeze(-1) if other.ndim == 1 else other
@@ -205,10 +209,7 @@ def _batched_matmul(input, other):
     k2, m = right.shape[-2:]
     _check(k == k2, f"Expected size for first two dimensions of batch2 tensor to be: [{_prod(left.shape[:-2])}, {k}] "
                     f"but got: [{_prod(right.shape[:-2])}, {k2}].")
-    try:
-        batch = np.broadcast_shapes(left.shape[:-2], right.shape[:-2])
-    except ValueError:
-        raise broadcast_error(left.shape[:-2], right.shape[:-2]) from None  # names the batch dim that clashes
+    batch = broadcast_shape(left.shape[:-2], right.shape[:-2])
     left = _expand_to(left, batch + (n, k))
     right = _expand_to(right, batch + (k, m))
     count = _prod(batch)  # not -1: with a zero-size matrix there is nothing to infer it from

@@ -10,7 +10,16 @@ from ndgrad import return_types
 from ndgrad._argument_parser import alias, parses
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.ops import _lapack as lapack
-from ndgrad.ops._linalg_base import check, check_same_dtype, check_square, eye_like, raise_for_info, trace
+from ndgrad.ops._linalg_base import (
+    check,
+    check_floating,
+    check_kernel,
+    check_same_dtype,
+    check_square,
+    eye_like,
+    raise_for_info,
+    trace,
+)
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.solvers import _solve, solve_triangular
 
@@ -270,6 +279,7 @@ class LinalgLuSolve(Op):
 def det(A):
     """The determinant of each square matrix (see torch.linalg.det)."""
     check_square("linalg.det", A)
+    check_kernel("lu_cpu", A)
     return LinalgDet.apply(A)
 
 
@@ -279,7 +289,7 @@ linalg_det = alias(det, "linalg_det(Tensor A, *, Tensor out=None)")
 @parses("linalg_slogdet(Tensor A, *, Tensor[2] out=None)")
 def linalg_slogdet(A):
     """(sign, log |det|) of each square matrix (see torch.linalg.slogdet)."""
-    check_square("linalg.slogdet", A)
+    check_square("linalg.slogdet", A, low_precision=False)
     return return_types.linalg_slogdet(LinalgSlogdet.apply(A))
 
 
@@ -291,17 +301,19 @@ def slogdet(input):
 
 @parses("logdet(Tensor input)")
 def logdet(input):
-    """log det, NaN for a negative determinant (see torch.logdet)."""
+    """log det, NaN for a negative real determinant, complex for a complex matrix (see torch.logdet)."""
     from ndgrad import where
 
+    check_square("logdet", input, low_precision=False)
     sign, logabsdet = linalg_slogdet(input)
+    if input.dtype.is_complex:
+        return sign.log() + logabsdet
     return where(sign == -1, math.nan, logabsdet)
 
 
 def _check_lu_input(name, A, pivot):
     check(A.ndim >= 2, f"{name}: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
-    check(A.dtype.is_floating_point or A.dtype.is_complex, f'"lu_cpu" not implemented for \'{A.dtype.title}\'',
-          NotImplementedError)
+    check_kernel("lu_cpu", A)
     check(pivot, "linalg.lu_factor: LU without pivoting is not implemented on the CPU")
 
 
@@ -341,8 +353,11 @@ def lu(A, *, pivot=True):
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     """X with A X = B (A^T X = B if ``adjoint``; X A = B if not ``left``) from lu_factor's result (see
     torch.linalg.lu_solve)."""
+    check_floating("ndgrad.linalg.lu_solve", LU)
+    check_same_dtype("linalg.lu_solve", LU, B, ("LU", "B"))
+    check(pivots.dtype.name == "int32", "linalg.lu_solve: pivots should be a Tensor of scalar type ndgrad.int32")
+    check_square("ndgrad.linalg.lu_solve", LU, floating=False)
     check(B.ndim >= 2, "linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
-    check_square("ndgrad.linalg.lu_solve", LU)
     if (B.shape[-2] if left else B.shape[-1]) != LU.shape[-1]:
         raise RuntimeError(
             f"linalg.lu_solve: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'} "
@@ -350,8 +365,6 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
         )
     check(pivots.shape[-1] == LU.shape[-1],
           "linalg.lu_solve: Number of pivots per batch should be same as the dimension of the matrix")
-    check(pivots.dtype.name == "int32", "linalg.lu_solve: pivots should be a Tensor of scalar type ndgrad.int32")
-    check_same_dtype("linalg.lu_solve", LU, B, ("LU", "B"))
     return LinalgLuSolve.apply(LU, B, pivots=pivots._data, left=left, adjoint=adjoint)
 
 

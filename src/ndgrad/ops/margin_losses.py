@@ -20,7 +20,7 @@ from ndgrad.ops._loss_base import (
 )
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import minimum, where
-from ndgrad.ops.joining import broadcast_tensors
+from ndgrad.ops.grids import broadcast_tensors
 from ndgrad.ops.layers import pairwise_distance
 
 # the names torch has at top level (torch.X)

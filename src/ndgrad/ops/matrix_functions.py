@@ -6,10 +6,19 @@ import numpy as np
 
 from ndgrad._argument_parser import alias, parses
 from ndgrad._dtype import int64
-from ndgrad.ops._linalg_base import check, check_matrix, check_square
+from ndgrad.ops._linalg_base import (
+    LAPACK_DTYPES,
+    check,
+    check_matrix,
+    check_norm_dtype,
+    check_norm_order,
+    check_square,
+    scalar_text,
+)
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.decompositions import svdvals
 from ndgrad.ops.reduction import vector_norm
+from ndgrad.ops.shape import wrap_dim
 from ndgrad.ops.solvers import inv_ex
 
 __all__ = ["matrix_exp"]  # the names torch has at top level (torch.X)
@@ -76,41 +85,61 @@ linalg_matrix_exp = alias(matrix_exp, "linalg_matrix_exp(Tensor input)")
         "ScalarType? dtype=None, Tensor out=None)")
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """The 'fro', 'nuc', 1, -1, 2, -2, inf or -inf norm of each matrix (see torch.linalg.matrix_norm)."""
-    check_matrix("linalg.matrix_norm", A)
+    if isinstance(ord, str):
+        check(ord in ("fro", "nuc"), f"linalg.matrix_norm: Order {ord} not supported.")
+    else:
+        check_norm_order("linalg.matrix_norm", ord)
+        check(abs(ord) in (1, 2, math.inf), f"linalg.matrix_norm: Order {scalar_text(ord)} not supported.")
+    check_matrix("linalg.matrix_norm", A, low_precision=ord not in (2, -2, "nuc"))  # those need the SVD
     check(len(dim) == 2, f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
+    row, col = (wrap_dim(d, A.ndim) for d in dim)
+    check(row != col, f"linalg.matrix_norm: dims must be different. Got ({row}, {col})")
+    check_norm_dtype("linalg.matrix_norm", dtype, A.dtype)
     if ord == "fro":
         return vector_norm(A, 2, dim, keepdim, dtype=dtype)
     if ord in (1, -1, math.inf, -math.inf):
-        row, col = (d % A.ndim for d in dim)
         if ord in (math.inf, -math.inf):
             row, col = col, row
         if not keepdim and col > row:
             col -= 1  # the row dim is gone from the sums
-        sums = vector_norm(A, 1, row, keepdim=keepdim, dtype=dtype)
-        return sums.amax(col, keepdim=keepdim) if ord > 0 else sums.amin(col, keepdim=keepdim)
-    if ord in (2, -2, "nuc"):
-        row, col = (d % A.ndim for d in dim)
-        if dtype is not None:
-            A = A.to(dtype)
-        singular_values = svdvals(A.movedim((row, col), (-2, -1)))
-        if ord == "nuc":
-            result = singular_values.sum(-1, keepdim=keepdim)
-        else:
-            result = singular_values.amax(-1, keepdim) if ord == 2 else singular_values.amin(-1, keepdim)
-        return result.unsqueeze(-1).movedim((-2, -1), (row, col)) if keepdim else result
-    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+        return _largest_or_smallest(vector_norm(A, 1, row, keepdim=keepdim, dtype=dtype), ord, col, keepdim)
+    if dtype is not None:
+        A = A.to(dtype)
+    singular_values = svdvals(A.movedim((row, col), (-2, -1)))
+    if ord == "nuc":
+        result = singular_values.sum(-1, keepdim=keepdim)
+    else:
+        result = _largest_or_smallest(singular_values, ord, -1, keepdim)
+    return result.unsqueeze(-1).movedim((-2, -1), (row, col)) if keepdim else result
+
+
+def _largest_or_smallest(norms, ord, dim, keepdim):
+    """The largest (ord > 0) or smallest of non-negative ``norms`` along ``dim``; the largest of none is 0, as in
+    PyTorch, the smallest of none an error."""
+    if ord > 0 and norms.shape[dim] == 0:
+        from ndgrad._creation import zeros
+
+        shape = list(norms.shape)
+        shape[dim] = 1
+        result = zeros(shape, dtype=norms.dtype, device=norms.device)
+        return result if keepdim else result.squeeze(dim)
+    return norms.amax(dim, keepdim) if ord > 0 else norms.amin(dim, keepdim)
 
 
 @parses("linalg_norm(Tensor input, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, "
         "ScalarType? dtype=None, Tensor out=None)",
         "linalg_norm(Tensor input, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, "
         "Tensor out=None)")
-def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+def linalg_norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """A vector norm, or a matrix norm for a str ``ord`` or a 2-tuple ``dim`` (see torch.linalg.norm)."""
-    if dim is not None and isinstance(dim, int):
-        dim = (dim,)
-    if isinstance(ord, str) or (ord is not None and (dim is not None and len(dim) == 2 or dim is None and A.ndim == 2)):
-        return matrix_norm(A, ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if dim is not None:
+        dim = (dim,) if isinstance(dim, int) else tuple(dim)
+        check(len(dim) in (1, 2), f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}")
+    elif ord is not None:
+        check(A.ndim in (1, 2), "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+              f"{A.ndim}D.")
+    if isinstance(ord, str) or (ord is not None and (dim is None and A.ndim == 2 or dim is not None and len(dim) == 2)):
+        return matrix_norm(A, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
@@ -164,7 +193,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     from ndgrad import no_grad
 
     check(A.ndim >= 2, "ndgrad.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
-    check(A.dtype.is_floating_point, "This function doesn't handle types other than float and double")
+    check(A.dtype.name in LAPACK_DTYPES, "This function doesn't handle types other than float and double")
     if tol is not None:
         atol, rtol = tol, 0.0
     if rtol is None:
@@ -191,7 +220,7 @@ def vander(x, *, N=None):
     """The Vandermonde matrix of x: its columns are x ** 0, x ** 1, ..., x ** (N - 1) (see torch.linalg.vander)."""
     from ndgrad import cat, ones_like
 
-    check(x.dtype.name != "bool",
+    check(x.dtype.name not in ("bool", "float16"),
           f"linalg.vander supports floating point, complex, and integer tensors, but got {x.dtype.title}")
     N = (x.shape[-1] if x.ndim else 1) if N is None else N
     check(N > 1, "N must be greater than 1.")

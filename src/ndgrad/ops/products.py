@@ -4,16 +4,19 @@ multi_dot and matrix_power, built from mm/bmm/mul and shape ops as PyTorch build
 import math
 
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
-from ndgrad.ops._checks import zeros_like_grad
+from ndgrad._warnings import warn
+from ndgrad.ops._broadcast import broadcast_shape
+from ndgrad.ops._checks import no_bool_kernel, zeros_like_grad
+from ndgrad.ops._linalg_base import check_floating, check_kernel, check_square
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.complex_numbers import conjugate
-from ndgrad.ops.linalg import bmm, mm, mv
+from ndgrad.ops.linalg import bmm, dot, mm, mv
 from ndgrad.ops.rounding import nan_keeping_sign
-from ndgrad.ops.shape import UnsafeView, permute, reshape, wrap_dim
+from ndgrad.ops.shape import UnsafeView, expanded_shape, normalize_dims, permute, reshape, wrap_dim
 
 __all__ = [
     "outer", "ger", "inner", "kron", "tensordot", "trace", "addmm", "addmv", "addbmm", "baddbmm", "cross",
-    "matrix_power", "cdist", "vdot",
+    "matrix_power", "cdist", "vdot", "chain_matmul",
 ]
 FUNCTIONAL = []  # the names torch.nn.functional has (ndgrad.nn.functional re-exports them)
 LINALG = ["vecdot", "multi_dot", "matrix_power"]  # the names torch.linalg has
@@ -32,7 +35,7 @@ class Trace(Op):
 
     @staticmethod
     def forward(xp, x):
-        return xp.trace(x)
+        return xp.trace(x, dtype=xp.int64 if x.dtype.kind in "iu" else None)  # integers sum in int64, as PyTorch
 
     formula = "grad_self = grad * eye(self.shape)"
     @staticmethod
@@ -154,7 +157,8 @@ class Addbmm(Op):
 
     @staticmethod
     def forward(xp, input, batch1, batch2, beta, alpha):
-        return _beta_input_plus_alpha_product(input, xp.matmul(batch1, batch2).sum(axis=0), beta, alpha)
+        product = xp.matmul(batch1, batch2).sum(axis=0, dtype=batch1.dtype)  # NumPy would widen small integers
+        return _beta_input_plus_alpha_product(input, product, beta, alpha)
 
     formula = "grad_self = grad * beta; grad_batch1 = grad @ batch2^T * alpha; grad_batch2 = batch1^T @ grad * alpha"
     @staticmethod
@@ -314,84 +318,76 @@ class EuclideanDist(Op):
         return where(result == 0, 0.0, inner / result)
 
 
-_COMPUTE_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist")
-
-
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    """Pairwise p-norm distances between the rows of x1 and those of x2 (see torch.cdist). For p = 2 the
-    matrix-product form runs where PyTorch runs it: with more than 25 rows, or if compute_mode asks for it."""
-    compute_mode = _COMPUTE_MODES[0] if compute_mode is None else compute_mode
-    if compute_mode not in _COMPUTE_MODES:
-        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    """Pairwise p-norm distances between the rows of x1 and those of x2 (see torch.cdist, whose Python this mirrors:
+    it passes compute_mode to the op as a number)."""
+    if compute_mode == "use_mm_for_euclid_dist_if_necessary":
+        return _cdist(x1, x2, p, None)
+    if compute_mode == "use_mm_for_euclid_dist":
+        return _cdist(x1, x2, p, 1)
+    if compute_mode == "donot_use_mm_for_euclid_dist":
+        return _cdist(x1, x2, p, 2)
+    raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+
+
+@parses("cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None)")
+def _cdist(x1, x2, p, compute_mode):
+    """PyTorch's cdist op: for p = 2 the matrix-product form runs where PyTorch runs it (more than 25 rows, or
+    compute_mode 1), with that form's checks; else the direct one, with the kernel's."""
     _check(x1.ndim >= 2, f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
     _check(x2.ndim >= 2, f"cdist only supports at least 2D tensors, X2 got: {x2.ndim}D")
-    _check(x1.dtype.is_floating_point, f"cdist only supports floating-point dtypes, X1 got: {x1.dtype.title}")
-    _check(x2.dtype.is_floating_point, f"cdist only supports floating-point dtypes, X2 got: {x2.dtype.title}")
     _check(x1.shape[-1] == x2.shape[-1], f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} "
            f"X2: {x2.shape[-1]}")
-    _check(p >= 0, "cdist only supports non-negative p values")
     r1, r2 = x1.shape[-2], x2.shape[-2]
-    by_products = compute_mode == _COMPUTE_MODES[1] or compute_mode == _COMPUTE_MODES[0] and max(r1, r2) > 25
-    if p != 2 or not by_products or x1.numel() == 0 or x2.numel() == 0:
-        return Cdist.apply(x1, x2, p=float(p))
-    batch = _broadcast_batch(x1.shape[:-2], x2.shape[:-2])
-    if math.prod(batch) != 1:  # one batch dimension, as PyTorch flattens it
-        x1 = x1.expand(*batch, r1, x1.shape[-1]).reshape(-1, r1, x1.shape[-1])
-        x2 = x2.expand(*batch, r2, x2.shape[-1]).reshape(-1, r2, x2.shape[-1])
-    return EuclideanDist.apply(x1, x2).view(*batch, r1, r2)
+    mode = compute_mode or 0
+    if p == 2 and (mode == 1 or mode == 0 and max(r1, r2) > 25) and x1.numel() and x2.numel():
+        _check(x1.dtype is x2.dtype, f"expected m1 and m2 to have the same dtype, but got: {x1.dtype.cpp_name} != "
+               f"{x2.dtype.cpp_name}")
+        batch = broadcast_shape(x1.shape[:-2], x2.shape[:-2])
+        if math.prod(batch) != 1:  # one batch dimension, as PyTorch flattens it
+            x1 = x1.expand(*batch, r1, x1.shape[-1]).reshape(-1, r1, x1.shape[-1])
+            x2 = x2.expand(*batch, r2, x2.shape[-1]).reshape(-1, r2, x2.shape[-1])
+        return EuclideanDist.apply(x1, x2).view(*batch, r1, r2)
+    _check(x1.dtype.is_floating_point, f"cdist only supports floating-point dtypes, X1 got: {x1.dtype.title}")
+    _check(x2.dtype.is_floating_point, f"cdist only supports floating-point dtypes, X2 got: {x2.dtype.title}")
+    _check(p >= 0, "cdist only supports non-negative p values")
+    _check(0 <= mode <= 2, f"possible modes: 0, 1, 2, but was: {mode}")
+    broadcast_shape(x1.shape[:-2], x2.shape[:-2])
+    if x1.numel() and x2.numel():  # the kernel runs on elements only
+        check_kernel("cdist", x1)
+        _check(x1.dtype is x2.dtype, f"expected scalar type {x1.dtype.title} but found {x2.dtype.title}")
+    return Cdist.apply(x1, x2 if x2.dtype is x1.dtype else x2.to(x1.dtype), p=float(p))  # no elements: x1's dtype
 
 
-def _broadcast_batch(a, b):
-    """The broadcast of two batch shapes (cdist's inputs passed the checks that they broadcast)."""
-    a, b = (1,) * (len(b) - len(a)) + tuple(a), (1,) * (len(a) - len(b)) + tuple(b)
-    return tuple(y if x == 1 else x for x, y in zip(a, b))
+def _check_addmm_dtypes(input, mat1, mat2):
+    """addmm's dtype checks, which addbmm runs too (batch1 for mat1, batch2 for mat2)."""
+    _check(input.dtype is mat2.dtype, f"self and mat2 must have the same dtype, but got {input.dtype.title} and "
+           f"{mat2.dtype.title}")
+    _check(mat1.dtype is mat2.dtype, f"mat1 and mat2 must have the same dtype, but got {mat1.dtype.title} and "
+           f"{mat2.dtype.title}")
 
 
-def _check_product_dtypes(kind, input, first, second):
-    """PyTorch's dtype checks of the addmm family, in its order and words (``kind``: addmm, addmv, baddbmm)."""
-    dtypes = (input.dtype, first.dtype, second.dtype)
-    if dtypes[0] is dtypes[1] is dtypes[2]:
-        return
-    titles = tuple(d.title for d in dtypes)
-    if kind == "addmv":
-        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {', '.join(titles[:2])}, and "
-                           f"{titles[2]}")
-    if kind == "baddbmm":
-        if dtypes[0] is dtypes[1]:  # the batched product itself refuses first
-            raise RuntimeError(f"expected scalar type {titles[1]} but found {titles[2]}")
-        raise RuntimeError(f"Input dtypes must be the same, got: input {dtypes[0].cpp_name}, batch1: "
-                           f"{dtypes[1].cpp_name}, batch2: {dtypes[2].cpp_name}")
-    if dtypes[0] is not dtypes[2]:
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got {titles[0]} and {titles[2]}")
-    raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {titles[1]} and {titles[2]}")
-
-
-def _check_add_input(input, shape, name):
-    """input must expand to ``shape``: PyTorch's expand message names the first misfit dim from the right."""
-    sizes = tuple(input.shape)
-    for i in range(1, min(len(sizes), len(shape)) + 1):
-        if sizes[-i] not in (1, shape[-i]):
-            raise RuntimeError(
-                f"The expanded size of the tensor ({shape[-i]}) must match the existing size ({sizes[-i]}) at "
-                f"non-singleton dimension {len(shape) - i}.  Target sizes: {list(shape)}.  Tensor sizes: "
-                f"{list(sizes)}"
-            )
+def _size(tensor, dim):
+    """tensor.size(dim), with PyTorch's IndexError for a dim it lacks (the checks read sizes before dims)."""
+    return tensor.shape[wrap_dim(dim, tensor.ndim)]
 
 
 @parses("trace(Tensor input)")
 def trace(input):
     """Sum of the main diagonal of a matrix (see torch.trace)."""
     _check(input.ndim == 2, "trace: expected a matrix, but got tensor with dim " + str(input.ndim))
+    no_bool_kernel("trace", input)
     return Trace.apply(input)
 
 
 def _check_addmm(input, mat1, mat2):
     _check(mat1.ndim == 2, "mat1 must be a matrix, got " + f"{mat1.ndim}-D tensor")
     _check(mat2.ndim == 2, "mat2 must be a matrix, got " + f"{mat2.ndim}-D tensor")
+    _check_addmm_dtypes(input, mat1, mat2)
     _check(mat1.shape[1] == mat2.shape[0], f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
-    _check_product_dtypes("addmm", input, mat1, mat2)
-    _check_add_input(input, (mat1.shape[0], mat2.shape[1]), "addmm")
+    expanded_shape(input, (mat1.shape[0], mat2.shape[1]))
+    no_bool_kernel("addmm_impl_cpu_", input)
 
 
 @parses("addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
@@ -411,7 +407,10 @@ def _check_addmv(input, mat, vec):
     _check(mat.shape[1] == vec.shape[0] and (input.ndim == 0 or input.shape[0] in (1, mat.shape[0])),
            f"size mismatch, got input ({input.shape[0] if input.ndim else 1}), mat ({mat.shape[0]}x{mat.shape[1]}), "
            f"vec ({vec.shape[0]})")
-    _check_product_dtypes("addmv", input, mat, vec)
+    if not input.dtype is mat.dtype is vec.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {input.dtype.title}, "
+                           f"{mat.dtype.title}, and {vec.dtype.title}")
+    no_bool_kernel("addmv_impl_cpu", input)
 
 
 @parses("addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
@@ -432,9 +431,12 @@ def _check_batches(batch1, batch2):
 
 
 def _check_baddbmm(input, batch1, batch2):
+    expanded_shape(input, (_size(batch1, 0), _size(batch1, 1), _size(batch2, 2)))
+    _check(input.dtype is batch1.dtype, f"Input dtypes must be the same, got: input {input.dtype.cpp_name}, batch1: "
+           f"{batch1.dtype.cpp_name}, batch2: {batch2.dtype.cpp_name}")
     _check_batches(batch1, batch2)
-    _check_product_dtypes("baddbmm", input, batch1, batch2)
-    _check_add_input(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "baddbmm")
+    _check(batch1.dtype is batch2.dtype, f"expected scalar type {batch1.dtype.title} but found {batch2.dtype.title}")
+    no_bool_kernel("baddbmm", input)
 
 
 @parses("baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
@@ -449,14 +451,15 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 
 def _check_addbmm(input, batch1, batch2):
+    expanded_shape(input, (_size(batch1, 1), _size(batch2, 2)))
     _check(batch1.ndim == 3, "batch1 must be a 3D tensor")
     _check(batch2.ndim == 3, "batch2 must be a 3D tensor")
     _check(batch1.shape[0] == batch2.shape[0], f"batch1 and batch2 must have same number of batches, got "
            f"{batch1.shape[0]} and {batch2.shape[0]}")
     _check(batch1.shape[2] == batch2.shape[1], f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x"
            f"{batch1.shape[2]} and {batch2.shape[1]}x{batch2.shape[2]})")
-    _check_product_dtypes("addbmm", input, batch1, batch2)
-    _check_add_input(input, (batch1.shape[1], batch2.shape[2]), "addbmm")
+    _check_addmm_dtypes(input, batch1, batch2)  # PyTorch adds each batch's product with addmm
+    no_bool_kernel("addmm_impl_cpu_", input)
 
 
 @parses("addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
@@ -468,34 +471,35 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     return Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
-def _cross(input, other, dim, name):
-    import numpy as np
-
-    _check(input.ndim == other.ndim, f"{name}: inputs must have the same number of dimensions.")
+def _cross(input, other, dim):
+    """linalg.cross's checks, in PyTorch's order: dims, lengths along ``dim`` (named as given), broadcasting,
+    dtypes, the kernel's."""
+    _check(input.ndim == other.ndim, "linalg.cross: inputs must have the same number of dimensions.")
+    lengths = _size(input, dim), _size(other, dim)
+    _check(lengths == (3, 3), f"linalg.cross: inputs dimension {dim} must have length 3. Got {lengths[0]} and "
+           f"{lengths[1]}")
+    broadcast_shape(input.shape, other.shape)
     _check(input.dtype is other.dtype, f"expected scalar type {input.dtype.title} but found {other.dtype.title}")
-    try:
-        shape = np.broadcast_shapes(tuple(input.shape), tuple(other.shape))
-    except ValueError:
-        raise RuntimeError(f"{name}: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and "
-                           f"{other.shape[dim]}") from None
-    dim = wrap_dim(dim, len(shape))
-    _check(input.shape[dim] == 3 and other.shape[dim] == 3,
-           f"{name}: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and {other.shape[dim]}")
-    return LinalgCross.apply(input, other, dim=dim)
+    no_bool_kernel("cross", input)
+    return LinalgCross.apply(input, other, dim=wrap_dim(dim, input.ndim))
 
 
 @parses("cross(Tensor input, Tensor other, int? dim=None, *, Tensor out=None)")
 def cross(input, other, dim=None):
     """Cross product of 3-vectors along ``dim`` (default: the first dim of size 3) (see torch.cross)."""
     if dim is None:
-        dim = next((d for d, n in enumerate(input.shape) if n == 3), -1)
-    return _cross(input, other, dim, "linalg.cross")
+        warn("Using ndgrad.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+             "explicitly or simply use ndgrad.linalg.cross.\nThe default value of dim will change to agree with "
+             "that of linalg.cross in a future release.")
+        dim = next((d for d, n in enumerate(input.shape) if n == 3), None)
+        _check(dim is not None, "no dimension of size 3 in input")
+    return _cross(input, other, dim)
 
 
 @parses("linalg_cross(Tensor input, Tensor other, *, int dim=-1, Tensor out=None)")
 def linalg_cross(input, other, *, dim=-1):
     """Cross product of 3-vectors along ``dim`` (see torch.linalg.cross)."""
-    return _cross(input, other, dim, "linalg.cross")
+    return _cross(input, other, dim)
 
 
 # ---- composites -----------------------------------------------------------------------------------------------
@@ -513,27 +517,69 @@ def ger(input, vec2):
     return outer(input, vec2)
 
 
-def tensordot(a, b, dims=2):
+def tensordot(a, b, dims=2, out=None):
     """Contract the last ``dims`` dims of a with the first of b, or the dims of a (list) with those of b (see
-    torch.tensordot)."""
-    _check(a.dtype is b.dtype, "both inputs should have same dtype")
+    torch.tensordot, whose Python this mirrors: it turns ``dims`` into two lists for the op)."""
+    from ndgrad._tensor import Tensor
+
+    if not isinstance(dims, (tuple, list, Tensor, int)):
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
+                           f"containing two lists, but got dims={dims}")
+    dims_a, dims_b = [], []
+    if isinstance(dims, (tuple, list)):
+        dims_a, dims_b = dims
+    if isinstance(dims, Tensor):
+        if dims.numel() > 1:
+            if dims.shape[0] != 2:
+                raise AssertionError(f"dims tensor must have size 2 in first dimension, got {dims.shape[0]}")
+            dims_a, dims_b = dims[0].tolist(), dims[1].tolist()
+        else:
+            count = int(dims.item())
+            if count < 0:
+                raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+            dims_a, dims_b = list(range(-count, 0)), list(range(count))
     if isinstance(dims, int):
-        _check(dims >= 0, f"tensordot expects dims >= 0, but got dims={dims}")
-        _check(dims <= a.ndim and dims <= b.ndim, f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
-        given_a, given_b = list(range(-dims, 0)), list(range(dims))
-    else:
-        given_a, given_b = ([d] if isinstance(d, int) else list(d) for d in dims)
-        _check(len(given_a) == len(given_b), "both dimension lists should have same length")
-    dims_a, dims_b = [wrap_dim(d, a.ndim) for d in given_a], [wrap_dim(d, b.ndim) for d in given_b]
-    for da, db, ga, gb in zip(dims_a, dims_b, given_a, given_b):
-        _check(a.shape[da] == b.shape[db], f"contracted dimensions need to match, but first has size "
-               f"{a.shape[da]} in dim {ga} and second has size {b.shape[db]} in dim {gb}")
-    free_a = [d for d in range(a.ndim) if d not in dims_a]
-    free_b = [d for d in range(b.ndim) if d not in dims_b]
-    size = math.prod(a.shape[d] for d in dims_a)
-    left = reshape(permute(a, free_a + dims_a), (-1, size))
-    right = reshape(permute(b, dims_b + free_b), (size, -1))
-    out_shape = tuple(a.shape[d] for d in free_a) + tuple(b.shape[d] for d in free_b)
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    if out is None:
+        return _tensordot(a, b, dims_a, dims_b)
+    return _tensordot(a, b, dims_a, dims_b, out=out)
+
+
+@parses("tensordot(Tensor input, Tensor other, int[] dims_self, int[] dims_other, *, Tensor out=None)")
+def _tensordot(input, other, dims_self, dims_other):
+    """PyTorch's tensordot op: a contracted dim of size 1 on one side is summed away on the other (it broadcasts);
+    the rest is one matrix product (a dot product when no dim is left)."""
+    _check(len(dims_self) == len(dims_other), "both dimension lists should have same length")
+    _check(input.dtype is other.dtype, "both inputs should have same dtype")
+    left, right, size = input, other, 1
+    for dim_a, dim_b in zip(dims_self, dims_other):
+        size_a, size_b = _size(input, dim_a), _size(other, dim_b)
+        if size_b == 1:
+            left = left.sum(dim_a, keepdim=True, dtype=left.dtype)
+        elif size_a == 1:
+            right = right.sum(dim_b, keepdim=True, dtype=right.dtype)
+        else:
+            _check(size_a == size_b, f"contracted dimensions need to match, but first has size {size_a} in dim "
+                   f"{dim_a} and second has size {size_b} in dim {dim_b}")
+            size *= size_a
+    normalize_dims(dims_self, input.ndim), normalize_dims(dims_other, other.ndim)  # a dim given twice is refused
+    contracted_a = [wrap_dim(d, input.ndim) for d in dims_self]  # in the given order, which pairs them
+    contracted_b = [wrap_dim(d, other.ndim) for d in dims_other]
+    free_a = [d for d in range(input.ndim) if d not in contracted_a]
+    free_b = [d for d in range(other.ndim) if d not in contracted_b]
+    out_shape = tuple(input.shape[d] for d in free_a) + tuple(other.shape[d] for d in free_b)
+    left = reshape(permute(left, free_a + contracted_a), (-1, size) if free_a else (size,))
+    right = reshape(permute(right, contracted_b + free_b), (size, -1) if free_b else (size,))
+    if not free_a and not free_b:
+        return reshape(dot(left, right), out_shape)
+    if not free_a:
+        left = left.unsqueeze(0)
+    if not free_b:
+        right = right.unsqueeze(1)
     return reshape(mm(left, right), out_shape)
 
 
@@ -542,7 +588,6 @@ def inner(input, other):
     """Sum of products over the last dims of input and other (see torch.inner)."""
     if input.ndim == 0 or other.ndim == 0:
         return input * other
-    _check(input.dtype is other.dtype, "both inputs should have same dtype")
     _check(input.shape[-1] == other.shape[-1], f"inner() the last dimension must match on both input tensors but "
            f"got shapes {list(input.shape)} and {list(other.shape)}")
     return tensordot(input, other, ([-1], [-1]))
@@ -564,6 +609,7 @@ def kron(input, other):
 @parses("linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor out=None)")
 def vecdot(x, y, *, dim=-1):
     """Sum of conj(x) * y over ``dim`` (see torch.linalg.vecdot)."""
+    check_floating("linalg.vecdot", x)
     _check(x.dtype is y.dtype, f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
            f"{x.dtype.title} and y of type {y.dtype.title} instead")
     return (x.conj() * y).sum(dim)
@@ -578,6 +624,7 @@ def vdot(input, other):
            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
     if input.dtype is not other.dtype or input.shape != other.shape:
         dot(input, other)  # raises PyTorch's message for the mismatch
+    no_bool_kernel("dot", input)
     return Vdot.apply(input, other)
 
 
@@ -594,6 +641,9 @@ def multi_dot(tensors):
     for i, t in enumerate(tensors[1:], 1):
         _check(t.dtype is first.dtype, f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
                f"{first.dtype.cpp_name} and tensor {i} {t.dtype.cpp_name}")
+        before = tensors[i - 1]
+        _check(before.shape[-1] == t.shape[0], f"multi_dot(): tensors {i - 1} and {i} with shapes "
+               f"{list(before.shape)} and {list(t.shape)} cannot be multiplied")
     matrices = [first.unsqueeze(0) if first.ndim == 1 else first, *tensors[1:-1],
                 last.unsqueeze(1) if last.ndim == 1 else last]
     result = matrices[-1]
@@ -606,9 +656,7 @@ def multi_dot(tensors):
 @parses("matrix_power(Tensor input, int n, *, Tensor out=None)")
 def matrix_power(input, n):
     """The matrix ``input`` to the integer power n >= 0 (see torch.matrix_power)."""
-    _check(input.ndim >= 2 and input.shape[-1] == input.shape[-2], "linalg.matrix_power: A must be batches of "
-           f"square matrices, but they are {input.shape[-2] if input.ndim >= 2 else 1} by "
-           f"{input.shape[-1] if input.ndim else 1} matrices")
+    check_square("linalg.matrix_power", input, floating=False)
     if n < 0:
         from ndgrad.linalg import inv  # the linalg package imports this module
 
@@ -632,6 +680,22 @@ def matrix_power(input, n):
         if n:
             power = matmul(power, power)
     return result
+
+
+def chain_matmul(*matrices, out=None):
+    """The product of a chain of matrices (see torch.chain_matmul, deprecated as there for linalg.multi_dot)."""
+    return _chain_matmul(matrices) if out is None else _chain_matmul(matrices, out=out)
+
+
+@parses("chain_matmul(Tensor[] matrices, *, Tensor out=None)")
+def _chain_matmul(matrices):
+    warn("ndgrad.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+         "ndgrad.linalg.multi_dot instead, which accepts a list of two or more tensors rather than multiple "
+         "parameters.")
+    for matrix in matrices:
+        _check(matrix.ndim == 2, f"Tensor dimension is {matrix.ndim}, expected 2 instead.")
+    _check(len(matrices) > 0, "chain_matmul(): Expected one or more matrices")
+    return matrices[0].clone() if len(matrices) == 1 else multi_dot(matrices)
 
 
 linalg_matrix_power = alias(matrix_power, "linalg_matrix_power(Tensor input, int n, *, Tensor out=None)")

@@ -5,10 +5,11 @@ The reductions that select elements (max, median, kthvalue, ...) live in ops.sel
 
 import math
 
-from ndgrad._argument_parser import parses, tensor_method
+from ndgrad._argument_parser import parses, python_method, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
 from ndgrad.ops._checks import no_complex
+from ndgrad.ops._linalg_base import check_floating, check_norm_dtype, check_norm_order, scalar_text
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.complex_numbers import real
@@ -391,7 +392,7 @@ class LinalgVectorNorm(Op):
         if ord == -math.inf:
             return xp.min(magnitudes, axis=dim, keepdims=keepdim)
         if ord == 0:
-            return xp.sum(magnitudes != 0, axis=dim, keepdims=keepdim).astype(x.dtype)
+            return xp.sum(magnitudes != 0, axis=dim, keepdims=keepdim).astype(magnitudes.dtype)  # real, as |x|
         if ord == 1:
             return xp.sum(magnitudes, axis=dim, keepdims=keepdim)
         return xp.sum(magnitudes**ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
@@ -545,6 +546,10 @@ def _variance_arguments(name, input, dim, unbiased, keepdim, correction):
                            "complex dtypes")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
+    elif isinstance(correction, complex):  # PyTorch reads it as a double
+        if correction.imag:
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        correction = correction.real
     dims = None if dim is None else _dims(dim, input)
     return dict(dims=dims, correction=correction, keepdim=keepdim)
 
@@ -584,43 +589,44 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 @parses("logsumexp(Tensor input, int[1] dim, bool keepdim=False, *, Tensor out=None)")
 def logsumexp(input, dim, keepdim=False):
     """log(sum(exp(input))) over ``dim``, computed stably (see torch.logsumexp)."""
+    if isinstance(dim, (tuple, list)) and not dim and not keepdim and input.ndim:
+        # no dims: PyTorch reduces all, then fails to write the result back
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape {[1] * input.ndim}")
     return Logsumexp.apply(input, dim=_dims(dim, input), keepdim=keepdim)
 
 
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
-    """The vector p-norm (p a number, 'fro' or None: 2) over ``dim`` or all elements (see torch.norm)."""
+    """The vector p-norm (p a number, None: 2), or 'fro' or 'nuc' matrix norm, over ``dim`` or all elements (see
+    torch.norm, whose Python this mirrors: it calls linalg.vector_norm or linalg.matrix_norm)."""
+    from ndgrad.ops.matrix_functions import matrix_norm  # that module's norms are built on this one's
+
+    if not hasattr(input, "_data"):  # torch.norm reads the layout first
+        raise AttributeError(f"'{type(input).__name__}' object has no attribute 'layout'")
+    extra = {} if out is None else {"out": out}
+    dims = [dim] if isinstance(dim, int) else dim
     if isinstance(p, str):
-        if p != "fro":
-            if input.ndim < 2:
-                raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-            if p == "nuc":
-                raise NotImplementedError("ndgrad.norm does not support the nuclear norm (p='nuc')")
-            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
-        if dim is not None and not isinstance(dim, int) and len(dim) > 2:
-            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
-        p = 2
-    return vector_norm(input, 2 if p is None else p, dim, keepdim, dtype=dtype)
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return vector_norm(input, 2, dims, keepdim, dtype=dtype, **extra)
+        return matrix_norm(input, p, list(range(input.ndim)) if dims is None else dims, keepdim, dtype=dtype, **extra)
+    return vector_norm(input, 2.0 if p is None else p, dims, keepdim, dtype=dtype, **extra)
 
 
 @parses("linalg_vector_norm(Tensor input, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, "
         "ScalarType? dtype=None, Tensor out=None)")
 def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
     """The vector ``ord``-norm over ``dim`` (see torch.linalg.vector_norm)."""
-    if not (input.dtype.is_floating_point or input.dtype.is_complex):
-        raise RuntimeError(
-            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {input.dtype.title}"
-        )
-    if dtype is not None and dtype is not input.dtype:
-        if dtype.is_floating_point != input.dtype.is_floating_point or dtype.itemsize < input.dtype.itemsize:
-            raise RuntimeError(
-                f"linalg.vector_norm: the dtype of the input ({input.dtype.title}) should be convertible without "
-                f"narrowing to the specified dtype ({dtype.title})"
-            )
-    if ord < 0 and input.numel() == 0:
-        raise RuntimeError(
-            f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the operation does not "
-            "have an identity"
-        )
+    check_floating("linalg.vector_norm", input)
+    check_norm_order("linalg.vector_norm", ord)
+    if input.numel() == 0 and (ord < 0 or ord == math.inf):  # max and min of nothing have no value
+        dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+        if not dims:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {scalar_text(ord)} norm on an empty tensor "
+                               "because the operation does not have an identity")
+        for d in dims:
+            if input.shape[wrap_dim(d, input.ndim)] == 0:
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {scalar_text(ord)} norm on the dimension "
+                                   f"{d}because this dimension is empty and the operation does not have an identity")
+    check_norm_dtype("linalg.vector_norm", dtype, input.dtype)
     dims = None if dim is None else _dims(dim, input)
     return LinalgVectorNorm.apply(input, dim=dims, keepdim=keepdim, ord=float(ord), dtype=dtype and dtype.numpy)
 
@@ -646,7 +652,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 def _logical(op, input, dim, keepdim):
-    dims = None if dim is None else _dims(dim, input)
+    dims = None if dim is None else normalize_dims(dim, input.ndim)  # no dims: each element on its own, as PyTorch
     return op.apply(input, dim=dims, keepdim=keepdim)
 
 
@@ -686,6 +692,7 @@ class ReductionMethods:
     logsumexp = tensor_method(logsumexp)
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return norm(self, p, dim, keepdim, dtype=dtype)
+    norm = python_method(norm, "norm")
     nansum = tensor_method(nansum)
     nanmean = tensor_method(nanmean)
     any = tensor_method(any)

@@ -19,7 +19,7 @@ from ndgrad.ops._loss_base import (
 )
 from ndgrad.ops._op import UNARY
 from ndgrad.ops.comparison import where
-from ndgrad.ops.joining import broadcast_tensors
+from ndgrad.ops.grids import broadcast_tensors
 from ndgrad.ops.rounding import nan_keeping_sign
 
 __all__ = ["poisson_nll_loss"]  # the names torch has at top level (torch.X)

@@ -7,7 +7,8 @@ import math
 
 from ndgrad import return_types
 from ndgrad._argument_parser import parses, tensor_method
-from ndgrad.ops._checks import no_complex, no_complex_kernel
+from ndgrad._dtype import bool_
+from ndgrad.ops._checks import no_bool_kernel, no_complex, no_complex_kernel
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.shape import normalize_dims, wrap_dim
@@ -527,6 +528,8 @@ def aminmax(input, *, dim=None, keepdim=False):
 
 def _arg(op, name, input, dim, keepdim):
     no_complex(input, f"{name}(): does not support complex input", RuntimeError)
+    if input.dtype is bool_:
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
         if input.numel() == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
@@ -551,7 +554,7 @@ def argmin(input, dim=None, keepdim=False):
         "median(Tensor input, int dim, bool keepdim=False, *, Tensor[2] out=None)")
 def median(input, dim=None, keepdim=False):
     """Lower median of all elements, or (values, indices) along ``dim`` (see torch.median)."""
-    no_complex_kernel("median_cpu" if dim is None else "median_out", input)
+    _check_median_kernel(input, dim)
     if dim is None:
         return Median.apply(input)
     dim = _check_dim_size("median", input, dim)
@@ -562,11 +565,17 @@ def median(input, dim=None, keepdim=False):
         "nanmedian(Tensor input, int dim, bool keepdim=False, *, Tensor[2] out=None)")
 def nanmedian(input, dim=None, keepdim=False):
     """median ignoring NaN (see torch.nanmedian)."""
-    no_complex_kernel("median_cpu" if dim is None else "median_out", input)
+    _check_median_kernel(input, dim)
     if dim is None:
         return Nanmedian.apply(input)
     dim = _check_dim_size("median", input, dim)  # PyTorch's message names median here too
     return return_types.nanmedian(NanmedianDim.apply(input, dim=dim, keepdim=keepdim))
+
+
+def _check_median_kernel(input, dim):
+    kernel = "median_cpu" if dim is None else "median_out"
+    no_complex_kernel(kernel, input)
+    no_bool_kernel(kernel, input)
 
 
 @parses("mode(Tensor input, int dim=-1, bool keepdim=False, *, Tensor[2] out=None)")
@@ -581,6 +590,7 @@ def mode(input, dim=-1, keepdim=False):
 def kthvalue(input, k, dim=-1, keepdim=False):
     """The k-th smallest element along ``dim`` and its index (see torch.kthvalue)."""
     no_complex_kernel("kthvalue_cpu", input)
+    no_bool_kernel("kthvalue_cpu", input)
     dim = _check_dim_size("kthvalue", input, dim)
     size = input.shape[dim] if input.ndim else 1
     if not 1 <= k <= size:

@@ -6,7 +6,7 @@ Views share memory with their input, as in PyTorch; their vjps are views or sums
 
 import numpy as np
 
-from ndgrad._argument_parser import parses, parses_method, tensor_method
+from ndgrad._argument_parser import parses, parses_method, python_method, tensor_method
 from ndgrad._device import to_device
 from ndgrad._dtype import legacy_type_name
 from ndgrad._warnings import warn
@@ -58,6 +58,19 @@ class View(Op):
     @staticmethod
     def jvp(ctx, x_t):
         return x_t.reshape(ctx.shape)  # a view of the tangent where its layout allows, as the primal is
+
+
+class ViewDtype(Op):
+    """Tensor.view(dtype): the same memory read as another dtype, the last dim scaled by the ratio of the element
+    sizes. Not differentiable (PyTorch records nothing), and a view PyTorch rebuilds by replaying it."""
+
+    is_view = True
+    replayed_view = True
+    differentiable = False
+
+    @staticmethod
+    def forward(xp, x, dtype):
+        return x.view(dtype)
 
 
 class ReshapeAlias(View):
@@ -435,9 +448,15 @@ def _size_args(shape):
 
 def _infer_shape(shape, numel):
     shape = _size_args(shape)
-    unknown = [i for i, s in enumerate(shape) if s == -1]
-    if len(unknown) > 1:
-        raise RuntimeError("only one dimension can be inferred")
+    unknown = []
+    for index, size in enumerate(shape):  # in order, as PyTorch reads them
+        if size == -1 and unknown:
+            raise RuntimeError("only one dimension can be inferred")
+        if size == -1:
+            unknown.append(index)
+        elif size < 0:
+            raise RuntimeError(f"invalid shape dimension {size} at index {index} of shape "
+                               f"[{', '.join(map(str, shape))}]")
     known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
     if unknown:
         if known == 0 and numel == 0:
@@ -454,7 +473,12 @@ def _infer_shape(shape, numel):
 
 
 def view(input, shape):
-    """The same data in a new shape; fails if that needs a copy (see torch.Tensor.view)."""
+    """The same data in a new shape, or read as another dtype; fails if that needs a copy (see
+    torch.Tensor.view)."""
+    from ndgrad._dtype import dtype
+
+    if type(shape) is dtype:
+        return _view_dtype(input, shape)
     shape = _infer_shape(shape, input.numel())
     try:
         return View.apply(input, shape=shape)
@@ -463,6 +487,45 @@ def view(input, shape):
             "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
             "two contiguous subspaces). Use .reshape(...) instead."
         ) from None
+
+
+def _view_dtype(input, dtype):
+    """PyTorch's checks of a view as ``dtype``: elements of another size need a last dim of unit stride (and, to
+    grow, a size, other strides and an offset divisible by the ratio)."""
+    if getattr(input, "_conj_bit", False):
+        raise RuntimeError("ndgrad.Tensor.view is not supported for conjugate view tensors when converting to a "
+                           "different dtype.")
+    old, new = input.dtype.itemsize, dtype.itemsize
+    if old != new:
+        what = f"to view {input.dtype.title} as {dtype.title} (different element sizes)"
+        if input.ndim == 0:
+            raise RuntimeError(f"self.dim() cannot be 0 {what}")
+        strides = input.stride() if input.numel() else (1,) * input.ndim  # NumPy's strides of no elements are any
+        if old < new:
+            ratio = new // old
+            if input.shape[-1] % ratio:
+                raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {input.shape[-1]}")
+            offset = _storage_offset(input._data)
+            if offset % ratio:
+                raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got {offset}")
+        if strides[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+        for dim, stride in enumerate(strides[:-1] if old < new else ()):
+            if stride % (new // old):
+                raise RuntimeError(f"self.stride({dim}) must be divisible by {new // old} {what}, but got {stride}")
+    return ViewDtype.apply(input, dtype=dtype.numpy)
+
+
+def _storage_offset(array):
+    """Where ``array`` starts in the memory it views, in elements."""
+    root = array
+    while getattr(root, "base", None) is not None and hasattr(root.base, "shape"):
+        root = root.base
+    if hasattr(array, "__array_interface__"):
+        start, origin = array.__array_interface__["data"][0], root.__array_interface__["data"][0]
+    else:  # a GPU array: its pointer, and that of the memory it was allocated in
+        start, origin = array.data.ptr, array.data.mem.ptr
+    return (start - origin) // array.itemsize
 
 
 @parses("reshape(Tensor input, SymInt[] shape)")
@@ -512,7 +575,10 @@ def permute(input, dims):
             "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
             f"ordering of dimensions i.e. input.dim() = {input.ndim} is not equal to len(dims) = {len(dims)}"
         )
-    return Permute.apply(input, dims=tuple(normalize_dims(d, input.ndim)[0] for d in dims))
+    wrapped = tuple(wrap_dim(d, input.ndim) for d in dims)
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return Permute.apply(input, dims=wrapped)
 
 
 def reverse_dims(input):
@@ -560,25 +626,38 @@ def unsqueeze(input, dim):
 
 def expand(input, sizes):
     """Broadcast to ``sizes`` (-1 keeps a dim) without copying (see torch.Tensor.expand)."""
-    sizes = _size_args(sizes)
-    shape = input.shape
+    return Expand.apply(input, shape=expanded_shape(input, sizes))
+
+
+def expanded_shape(input, sizes, type_name=None):
+    """The shape ``input.expand(sizes)`` has, or PyTorch's error; dims are matched from the last, as PyTorch does.
+    ``type_name``: how the error names input's type where PyTorch's C++ names it otherwise ("CPUBoolType")."""
+    sizes, shape = _size_args(sizes), input.shape
     if len(sizes) < len(shape):
+        type_name = type_name or legacy_type_name(input.dtype, input.device.type)
         raise RuntimeError(
-            f"expand({legacy_type_name(input.dtype, input.device.type)}{{[{', '.join(map(str, shape))}]}}, "
+            f"expand({type_name}{{[{', '.join(map(str, shape))}]}}, "
             f"size=[{', '.join(map(str, sizes))}]): "
             "the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})"
         )
-    lead = len(sizes) - len(shape)
-    target = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
-    for i, size in enumerate(shape):
-        if size != 1 and target[lead + i] != size:
+    lead, target = len(sizes) - len(shape), list(sizes)
+    for i in range(len(sizes) - 1, -1, -1):
+        size = shape[i - lead] if i >= lead else 1
+        if target[i] == -1 and shape:  # a 0-d tensor takes -1 as a size, which fails below as PyTorch's does
+            if i < lead:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                   f"dimension {i}")
+            target[i] = size
+        if size != target[i] and size != 1:
             raise RuntimeError(
-                f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({size}) at "
-                f"non-singleton dimension {lead + i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                f"The expanded size of the tensor ({target[i]}) must match the existing size ({size}) at "
+                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
                 f"Tensor sizes: [{', '.join(map(str, shape))}]"
             )
-    return Expand.apply(input, shape=target)
+    if any(size < 0 for size in target):
+        raise RuntimeError("numel: integer multiplication overflow")
+    return tuple(target)
 
 
 @parses("broadcast_to(Tensor input, SymInt[] size)")
@@ -714,6 +793,9 @@ def warn_complex_to_real():
         warn("Casting complex values to real discards the imaginary part", UserWarning)
 
 
+_unflatten_method = tensor_method(unflatten)
+
+
 class ShapeMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
@@ -760,9 +842,11 @@ class ShapeMethods:
                    "moveaxis(int[] source, int[] destination)")
     def moveaxis(self, source, destination):
         return movedim(self, source, destination)
-    _parsed_unflatten = tensor_method(unflatten)
-    def unflatten(self, dim, sizes):  # a Python method in torch too: its arity errors are Python's, then the parser's
-        return ShapeMethods._parsed_unflatten(self, dim, sizes)
+    def unflatten(self, dim, sizes):
+        if not sizes:  # Tensor.unflatten's Python, before the parsed method
+            raise RuntimeError("unflatten: sizes must be non-empty")
+        return _unflatten_method(self, dim, sizes)
+    unflatten = python_method(unflatten, "unflatten")
     def ravel(self):
         return ravel(self)
     diagonal = tensor_method(diagonal)

@@ -7,7 +7,16 @@ divide by its zero pivot, the others raise torch.linalg.LinAlgError with PyTorch
 from ndgrad import return_types
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad.ops import _lapack as lapack
-from ndgrad.ops._linalg_base import check, check_same_dtype, check_square, raise_for_info, singular_inverse
+from ndgrad.ops._linalg_base import (
+    LAPACK_DTYPES,
+    check,
+    check_floating,
+    check_kernel,
+    check_same_dtype,
+    check_square,
+    raise_for_info,
+    singular_inverse,
+)
 from ndgrad.ops._op import MATMUL, Op
 
 __all__ = ["inverse", "pinverse"]  # the names torch has at top level (torch.X)
@@ -289,7 +298,7 @@ def pinv_jvp(A, pinvA, A_t):
 @parses("linalg_inv_ex(Tensor A, *, bool check_errors=False, Tensor[2] out=None)")
 def inv_ex(A, *, check_errors=False):
     """(inverse, info) of each square matrix; info > 0 marks a singular one (see torch.linalg.inv_ex)."""
-    check_square("linalg.inv", A)
+    check_square("linalg.inv", A, low_precision=False)
     result = return_types.linalg_inv_ex(LinalgInvEx.apply(A))
     if check_errors:
         raise_for_info("linalg.inv_ex", result.info._data, A.ndim > 2, singular_inverse)
@@ -317,9 +326,11 @@ def _singular_solver(code):
 @parses("linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor[2] out=None)")
 def solve_ex(A, B, *, left=True, check_errors=False):
     """(X, info) with A X = B, or X A = B if not ``left``; info > 0 marks a singular A (see torch.linalg.solve_ex)."""
-    check_square("linalg.solve", A)
+    check_floating("linalg.solve", A)
     check_same_dtype("linalg.solve", A, B)
     vector = left and (B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1])))
+    check_square("linalg.solve", A, floating=False)
+    check(vector or B.ndim >= 2, "linalg.solve: The input tensor B must have at least 2 dimensions.")
     rows = B.shape[-1] if vector else (B.shape[-2] if left else B.shape[-1])
     if rows != A.shape[-1]:
         shape_B = f"{B.shape[-1]}x1" if vector else f"{B.shape[-2]}x{B.shape[-1]}"
@@ -328,6 +339,7 @@ def solve_ex(A, B, *, left=True, check_errors=False):
             f"linalg.solve: Incompatible shapes of A and B for the equation {equation} ({A.shape[-2]}x{A.shape[-1]} "
             f"and {shape_B})"
         )
+    check_kernel("lu_cpu", A)
     result = return_types.linalg_solve_ex(LinalgSolveEx.apply(A, B, left=left, vector=vector))
     if check_errors:
         raise_for_info("ndgrad.linalg.solve_ex", result.info._data, A.ndim > 2, _singular_solver)
@@ -349,13 +361,14 @@ _REQUIRED = object()
         "Tensor out=None)")
 def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
     """X with A X = B (or X A = B) for triangular A (see torch.linalg.solve_triangular)."""
-    check_square("linalg.solve_triangular", A)
+    check_square("linalg.solve_triangular", A, floating=False)  # the kernel refuses the dtypes it lacks, last
     check(B.ndim >= 2, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.")
     if (B.shape[-2] if left else B.shape[-1]) != A.shape[-1]:
         raise RuntimeError(
             f"linalg.solve_triangular: Incompatible shapes of A and B for the equation {'AX = B' if left else 'XA = B'}"
             f" ({A.shape[-2]}x{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})"
         )
+    check_kernel("triangular_solve_cpu", A)
     return LinalgSolveTriangular.apply(A, B.to(A.dtype), upper=upper, left=left, unitriangular=unitriangular)
 
 
@@ -363,10 +376,10 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
 def lstsq(A, B, rcond=None, *, driver=None):
     """The least-squares solution of A X = B, with what the driver reports (see torch.linalg.lstsq)."""
     check(A.ndim >= 2, "ndgrad.linalg.lstsq: input must have at least 2 dimensions.")
+    check(B.ndim >= 1, "ndgrad.linalg.lstsq: other must have at least 1 dimension.")
     check(A.dtype is B.dtype, "ndgrad.linalg.lstsq: Expected input and other to have the same dtype, but got input's "
           f"dtype {A.dtype.title} and other's dtype {B.dtype.title}")
-    check(A.dtype.is_floating_point or A.dtype.is_complex,
-          "This function doesn't handle types other than float and double")
+    check(A.dtype.name in LAPACK_DTYPES, "This function doesn't handle types other than float and double")
     vector = A.ndim - B.ndim == 1
     check(vector or A.ndim == B.ndim, "ndgrad.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
           "(input.dim() - other.dim()) <= 1")
@@ -385,7 +398,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
         "linalg_pinv(Tensor input, float rcond, bool hermitian=False, *, Tensor out=None)")
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """The pseudo-inverse of each matrix (see torch.linalg.pinv)."""
-    if A.ndim < 2 or not (A.dtype.is_floating_point or A.dtype.is_complex):
+    if A.ndim < 2 or A.dtype.name not in LAPACK_DTYPES:
         raise RuntimeError(
             f"linalg.pinv({A.dtype.title}{{{list(A.shape)}}}): expected a tensor with 2 or more dimensions of float, "
             "double, cfloat or cdouble types"

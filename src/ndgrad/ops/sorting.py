@@ -4,8 +4,8 @@ Only sort and topk values are differentiable: their gradient goes back to the po
 """
 
 from ndgrad import return_types
-from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad.ops._checks import no_complex, no_complex_kernel
+from ndgrad._argument_parser import parses, parses_method, python_method, tensor_method
+from ndgrad.ops._checks import no_bool_kernel, no_complex, no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.shape import wrap_dim
 
@@ -215,31 +215,124 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     return return_types.topk(Topk.apply(input, k=k, dim=dim, largest=largest, sorted=sorted))
 
 
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """The distinct elements (or slices along ``dim``), sorted (see torch.unique)."""
-    no_complex_kernel("unique" if dim is None else "unique_dim", input)
-    if dim is None:
-        values, inverse, counts = Unique.apply(input)
-    else:
-        values, inverse, counts = UniqueDim.apply(input, dim=wrap_dim(dim, input.ndim))
-    extra = ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
-    return (values, *extra) if extra else values
+# ---- unique and unique_consecutive: torch.functional's Python, whose flags pick the function that runs ---------------
+def _dispatch_on(flag_name, flag_index, if_true, if_false):
+    """torch's boolean_dispatch: the function that runs (and so names a wrong call in its TypeError) depends on the
+    truth of one argument, by keyword or at ``flag_index``."""
+
+    def dispatch(*args, **kwargs):
+        flag = kwargs[flag_name] if flag_name in kwargs else args[flag_index] if flag_index < len(args) else False
+        return (if_true if flag else if_false)(*args, **kwargs)
+
+    return dispatch
 
 
-def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
-    """Each run of equal consecutive elements (or slices along ``dim``) once (see torch.unique_consecutive)."""
+def _unique_impl(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     if dim is not None:
-        if input.ndim == 0:
-            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-        dim = wrap_dim(dim, input.ndim)
-        if input.shape[dim] and 0 in input.shape:
-            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
-        if input.shape.count(0) > 1:
-            raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ")
+        return _unique_dim(input, dim, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts)
+    return _unique2(input, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts)
+
+
+def _return_inverse_and_counts(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    return _unique_impl(input, sorted, return_inverse, return_counts, dim)
+
+
+def _return_counts(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    output, _, counts = _unique_impl(input, sorted, return_inverse, return_counts, dim)
+    return output, counts
+
+
+def _return_output(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    return _unique_impl(input, sorted, return_inverse, return_counts, dim)[0]
+
+
+def _return_inverse(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    output, inverse_indices, _ = _unique_impl(input, sorted, return_inverse, return_counts, dim)
+    return output, inverse_indices
+
+
+unique = _dispatch_on("return_inverse", 2, _dispatch_on("return_counts", 3, _return_inverse_and_counts,
+                                                        _return_inverse),
+                      _dispatch_on("return_counts", 3, _return_counts, _return_output))
+unique.__doc__ = "The distinct elements (or slices along ``dim``), sorted (see torch.unique)."
+
+
+@parses("_unique2(Tensor input, bool sorted=True, bool return_inverse=False, bool return_counts=False)")
+def _unique2(input, sorted=True, return_inverse=False, return_counts=False):
+    no_complex_kernel("unique", input)
+    return _requested(Unique.apply(input), return_inverse, return_counts)
+
+
+@parses("unique_dim(Tensor input, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False)")
+def _unique_dim(input, dim, sorted=True, return_inverse=False, return_counts=False):
+    dim = _unique_dim_checked(input, dim)
+    no_complex_kernel("unique_dim", input)
+    return _requested(UniqueDim.apply(input, dim=dim), return_inverse, return_counts)
+
+
+def _unique_dim_checked(input, dim):
+    """``dim`` wrapped, with PyTorch's refusals of unique over a dim of a tensor that has empty dims elsewhere."""
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    dim = wrap_dim(dim, input.ndim)
+    if input.shape[dim] and 0 in input.shape:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    if input.shape.count(0) > 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ")
+    return dim
+
+
+def _requested(results, return_inverse, return_counts):
+    """(values, inverse, counts), the outputs not asked for empty, as PyTorch's unique ops return them."""
+    values, inverse, counts = results
+    return (values, inverse if return_inverse else _no_indices(inverse), counts if return_counts else
+            _no_indices(counts))
+
+
+def _no_indices(like):
+    from ndgrad._creation import empty
+
+    return empty(0, dtype=like.dtype, device=like.device)
+
+
+def _unique_consecutive_impl(input, return_inverse=False, return_counts=False, dim=None):
+    return _unique_consecutive(input, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+
+
+def _consecutive_return_inverse_and_counts(input, return_inverse=False, return_counts=False, dim=None):
+    return _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+
+
+def _consecutive_return_counts(input, return_inverse=False, return_counts=False, dim=None):
+    output, _, counts = _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+    return output, counts
+
+
+def _consecutive_return_output(input, return_inverse=False, return_counts=False, dim=None):
+    return _unique_consecutive_impl(input, return_inverse, return_counts, dim)[0]
+
+
+def _consecutive_return_inverse(input, return_inverse=False, return_counts=False, dim=None):
+    output, inverse_indices, _ = _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+    return output, inverse_indices
+
+
+# NOTE: torch reads a positional return_counts of unique_consecutive at index 1, return_inverse's place; so do we.
+unique_consecutive = _dispatch_on(
+    "return_inverse", 2,
+    _dispatch_on("return_counts", 1, _consecutive_return_inverse_and_counts, _consecutive_return_inverse),
+    _dispatch_on("return_counts", 1, _consecutive_return_counts, _consecutive_return_output),
+)
+unique_consecutive.__doc__ = ("Each run of equal consecutive elements (or slices along ``dim``) once (see "
+                              "torch.unique_consecutive).")
+
+
+@parses("unique_consecutive(Tensor input, bool return_inverse=False, bool return_counts=False, int? dim=None)")
+def _unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    if dim is not None:
+        dim = _unique_dim_checked(input, dim)
     no_complex_kernel("unique" if dim is None else "unique_dim", input)
-    values, inverse, counts = UniqueConsecutive.apply(input, dim=dim)
-    extra = ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
-    return (values, *extra) if extra else values
+    return _requested(UniqueConsecutive.apply(input, dim=dim), return_inverse, return_counts)
 
 
 @parses("nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)")
@@ -274,17 +367,40 @@ def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=N
         from ndgrad._creation import tensor
 
         input = tensor([input], device=sorted_sequence.device)
-    no_complex_kernel("searchsorted_out_cpu", sorted_sequence, input)
-    boundaries, shape = sorted_sequence.shape, input.shape
+    _check_searchsorted(sorted_sequence, input, () if scalar else input.shape, sorter)
+    result = SearchSorted.apply(sorted_sequence.detach(), input.detach(), right=right,
+                                sorter=None if sorter is None else sorter._data, out_int32=out_int32)
+    return result.reshape(()) if scalar else result
+
+
+def _check_searchsorted(sorted_sequence, input, shape, sorter):
+    """PyTorch's checks, in its order: the sorter, the shapes (``shape``: the input's, () for a number), then the
+    kernel's dtypes."""
+    boundaries = sorted_sequence.shape
+    if sorter is not None:
+        if sorter.shape != boundaries:
+            raise RuntimeError("ndgrad.searchsorted(): boundary and sorter must have the same size, but got boundary "
+                               f"tensor {list(boundaries)}and got sorter tensor {list(sorter.shape)}")
+        if sorter.dtype.name != "int64":
+            raise RuntimeError(f"ndgrad.searchsorted(): sorter must be a tensor of long dtype but got dtype "
+                               f"{sorter.dtype.title}")
+        if sorter.numel() and not (0 <= int(sorter._data.min()) and int(sorter._data.max()) < boundaries[-1]):
+            raise RuntimeError("ndgrad.searchsorted(): sorter index out of range")
+    if not shape and len(boundaries) != 1:
+        raise RuntimeError("ndgrad.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
+                           f"is 1, but we got boundaries tensor dim({len(boundaries)}) and input value's dim(0) "
+                           "numel(1)")
+    if not boundaries:
+        raise RuntimeError("ndgrad.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
+                           "dimension")
     if len(boundaries) != 1 and (len(boundaries) != len(shape) or boundaries[:-1] != shape[:-1]):
         raise RuntimeError(
             "ndgrad.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
             f"boundaries tensor and input value tensor must match, but we got boundaries tensor {list(boundaries)} "
             f"and input value tensor {list(shape)}"
         )
-    result = SearchSorted.apply(sorted_sequence.detach(), input.detach(), right=right,
-                                sorter=None if sorter is None else sorter._data, out_int32=out_int32)
-    return result.reshape(()) if scalar else result
+    no_complex_kernel("searchsorted_out_cpu", sorted_sequence, input)
+    no_bool_kernel("searchsorted_out_cpu", sorted_sequence)
 
 
 @parses("bucketize(Tensor input, Tensor boundaries, *, bool out_int32=False, bool right=False, Tensor out=None)",
@@ -307,9 +423,11 @@ class SortingMethods:
         return msort(self)
     topk = tensor_method(topk)
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
-        return unique(self, sorted, return_inverse, return_counts, dim)
+        return unique(self, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+    unique = python_method(unique, "unique")
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
-        return unique_consecutive(self, return_inverse, return_counts, dim)
+        return unique_consecutive(self, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
+    unique_consecutive = python_method(unique_consecutive, "unique_consecutive")
     @parses_method("nonzero()",
                    "nonzero(*, bool as_tuple)")
     def nonzero(self, *, as_tuple=False):

@@ -5,9 +5,12 @@ A primitive takes PyTorch's ``normalization``: 0 scales by nothing, 1 by 1/sqrt(
 points transformed). c2c runs forward (exp(-i...)) or backward; r2c always runs forward and c2r backward.
 """
 
+import math
+
 from ndgrad._argument_parser import parses
 from ndgrad._device import array_namespace
 from ndgrad._dtype import get_default_dtype
+from ndgrad._fpstate import silenced
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.complex_numbers import real
 from ndgrad.ops.joining import cat, roll
@@ -267,8 +270,8 @@ def ihfft(input, n=None, dim=-1, norm=None):
 
 # ---- n dimensions -----------------------------------------------------------------------------------------------
 def _c2c_n(input, s, dim, norm, forward):
+    sizes, dims = _shape_and_dims(input, s, dim)  # the n-dimensional transforms check dims before dtypes
     input = _promoted(input, require_complex=True)
-    sizes, dims = _shape_and_dims(input, s, dim)
     input = _resized(input, dims, sizes)
     if not dims:
         return input
@@ -304,10 +307,10 @@ def rfftn(input, s=None, dim=None, norm=None):
     """The n-dimensional transform of a real signal, one-sided along the last of ``dim`` (see torch.fft.rfftn)."""
     if input.dtype.is_complex:
         raise RuntimeError(f"rfftn expects a real-valued input tensor, but got {input.dtype.title}")
-    input = _promoted(input)
     sizes, dims = _shape_and_dims(input, s, dim)
     if not dims:
         raise RuntimeError("rfftn must transform at least one axis")
+    input = _promoted(input)
     input = _resized(input, dims, sizes)
     return FftR2C.apply(input, dim=dims, normalization=_normalization(norm, True), onesided=True)
 
@@ -320,12 +323,12 @@ def irfftn(input, s=None, dim=None, norm=None):
 
 def _c2r_n(function, input, s, dim, norm, forward):
     """irfftn and hfftn: sizes as given (the last default 2 (m - 1)), the last dim's input cut to size // 2 + 1."""
-    input = _promoted(input, require_complex=True)
     sizes, dims = _shape_and_dims(input, s, dim)
     if not dims:
         raise RuntimeError(f"{function} must transform at least one axis")
     last = sizes[-1] if s is not None and (isinstance(s, int) or s[-1] != -1) else 2 * (input.shape[dims[-1]] - 1)
     _check_size(last)
+    input = _promoted(input, require_complex=True)
     input = _resized(input, dims, sizes[:-1] + (last // 2 + 1,))
     normalization = _normalization(norm, forward)
     if forward:  # hfftn: forward transforms over all but the last dim, then hfft's conjugate trick on the last
@@ -347,10 +350,10 @@ def ihfftn(input, s=None, dim=None, norm=None):
     """The inverse of hfftn: the one-sided inverse transform of a real signal (see torch.fft.ihfftn)."""
     if input.dtype.is_complex:
         raise RuntimeError(f"Only supports floating-point dtypes, but found: {input.dtype.title}")
-    input = _promoted(input)
     sizes, dims = _shape_and_dims(input, s, dim)
     if not dims:
         raise RuntimeError("ihfftn must transform at least one axis")
+    input = _promoted(input)
     input = _resized(input, dims, sizes)
     normalization = _normalization(norm, False)
     result = FftR2C.apply(input, dim=dims[-1:], normalization=normalization, onesided=True).conj_physical()
@@ -414,12 +417,14 @@ def fftfreq(n, d=1.0, *, dtype=None, device=None, requires_grad=False):
         "Device? device=None, bool? pin_memory=False, bool? requires_grad=False)")
 def rfftfreq(n, d=1.0, *, dtype=None, device=None, requires_grad=False):
     """The n // 2 + 1 non-negative sample frequencies of an n-point rfft (see torch.fft.rfftfreq)."""
-    return _frequencies("rfftfreq", n // 2 + 1, n, d, dtype, device, requires_grad)
+    half = -(-n // 2) if n < 0 else n // 2  # C++'s division, which rounds toward zero
+    return _frequencies("rfftfreq", half + 1, n, d, dtype, device, requires_grad)
 
 
+@silenced
 def _frequencies(function, count, n, d, dtype, device, requires_grad):
-    """k / (d n) for k = 0 .. count - 1, the upper half of fftfreq's made negative; computed as PyTorch, in
-    ``dtype``, times one number."""
+    """k / (d n) for k = 0 .. count - 1, the upper half of fftfreq's made negative; computed as PyTorch: made
+    empty first, in ``dtype``, then times the double 1 / (n d), which is inf or nan where d n is 0."""
     from ndgrad._factory import made, new_size
 
     dtype = dtype or get_default_dtype()
@@ -428,9 +433,11 @@ def _frequencies(function, count, n, d, dtype, device, requires_grad):
         raise RuntimeError(f"{function} requires a floating point or complex dtype")
     if dtype.is_complex:  # PyTorch starts from an arange in this dtype, which has no complex kernel
         raise NotImplementedError(f"\"arange_cpu\" not implemented for '{dtype.title}'")
-    values = array_namespace(device or "cpu").arange(count, dtype=dtype.numpy)
+    xp = array_namespace(device or "cpu")
+    compute = xp.float32 if dtype.name == "float16" else dtype.numpy  # half computes in float, as PyTorch's kernels
+    values = xp.arange(count, dtype=compute)
     if function == "fftfreq":
         values[(n + 1) // 2:] -= n
-    if n:
-        values = values * dtype.numpy.type(1.0 / (n * d))
-    return made(values, requires_grad)
+    spacing = n * d
+    scale = 1.0 / spacing if spacing else math.copysign(math.inf, spacing)  # C++'s 1.0 / 0.0, where Python raises
+    return made((values * values.dtype.type(scale)).astype(dtype.numpy, copy=False), requires_grad)

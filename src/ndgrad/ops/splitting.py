@@ -3,7 +3,7 @@ sliding windows (unfold). Several pieces come from one op and share its node, as
 
 from itertools import accumulate
 
-from ndgrad._argument_parser import parses, parses_method, tensor_method
+from ndgrad._argument_parser import parses, parses_method, python_method, tensor_method
 from ndgrad.ops._op import SHAPE, Op
 from ndgrad.ops.joining import cat, stack
 from ndgrad.ops.shape import Select, Slice, wrap_dim
@@ -148,10 +148,30 @@ def unbind(input, dim=0):
 
 
 def split(tensor, split_size_or_sections, dim=0):
-    """Pieces of ``split_size`` each, or of the given sizes, along ``dim``, as views (see torch.split)."""
-    if not isinstance(split_size_or_sections, int):
-        return split_with_sizes(tensor, split_size_or_sections, dim)
-    split_size = split_size_or_sections
+    """Pieces of ``split_size`` each, or of the given sizes, along ``dim``, as views (see torch.split, whose Python
+    this mirrors: it calls the tensor's method)."""
+    return tensor.split(split_size_or_sections, dim)
+
+
+def _split_method(self, split_size, dim=0):
+    """Tensor.split's Python: an int (a one-element tensor counts) splits evenly, anything else by sizes."""
+    from ndgrad._tensor import Tensor
+
+    if isinstance(split_size, Tensor):
+        try:
+            split_size = int(split_size)
+        except ValueError:
+            pass
+    if isinstance(split_size, int):
+        return _split(self, split_size, dim)
+    return split_with_sizes(self, split_size, dim)
+
+
+@parses("split(Tensor input, SymInt split_size, int dim=0)",
+        "split(Tensor input, SymInt[] split_size, int dim=0)")
+def _split(tensor, split_size, dim=0):
+    if not isinstance(split_size, int):
+        return split_with_sizes(tensor, split_size, dim)
     if tensor.ndim == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
     dim = wrap_dim(dim, tensor.ndim)
@@ -278,12 +298,15 @@ def dsplit(input, indices_or_sections):
         "narrow(Tensor input, int dim, SymInt start, SymInt length)")
 def narrow(input, dim, start, length):
     """A view of ``length`` elements from ``start`` along ``dim`` (see torch.narrow)."""
+    if hasattr(start, "_data"):  # the Tensor overload's check comes first
+        if start.ndim or start.dtype._category != 1:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start.item())
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
     dim = wrap_dim(dim, input.ndim)
-    start = int(start.item()) if hasattr(start, "_data") else start
     size = input.shape[dim]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
@@ -318,8 +341,7 @@ class SplittingMethods:
     def unfold(self, dimension, size, step):
         return unfold(self, dimension, size, step)
     unbind = tensor_method(unbind)
-    def split(self, split_size, dim=0):
-        return split(self, split_size, dim)
+    split = python_method(_split_method, "split")
     split_with_sizes = tensor_method(split_with_sizes)
     chunk = tensor_method(chunk)
     tensor_split = tensor_method(tensor_split)

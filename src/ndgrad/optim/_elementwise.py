@@ -6,8 +6,9 @@ and hands (param, grad, state) triples to the algorithm's ``_update_group``, whi
 
 import numpy as np
 
+from ndgrad._argument_parser import type_name
 from ndgrad._device import namespace_of
-from ndgrad._dtype import float32, float64, get_default_dtype
+from ndgrad._dtype import float32, float64, from_numpy_dtype, get_default_dtype, real_scalar
 from ndgrad._fpstate import silenced
 from ndgrad._tensor import Tensor
 from ndgrad.autograd.grad_mode import enable_grad
@@ -15,7 +16,8 @@ from ndgrad.optim.optimizer import Optimizer
 
 __all__ = [
     "ElementwiseOptimizer", "invalid", "check_lr", "check_betas", "check_fused", "scalar", "namespace", "as_real",
-    "lerp_", "scalar_state_tensor", "advance", "zeros_state",
+    "lerp_", "scalar_state_tensor", "advance", "zeros_state", "to_scalar", "number", "operand", "written",
+    "checked_int",
 ]
 
 _CAPTURABLE_DEVICES = ["cuda", "xpu", "hpu", "privateuseone", "xla"]
@@ -52,6 +54,95 @@ def check_fused(fused, foreach, differentiable):
 def scalar(value):
     """A hyperparameter as a Python number (torch accepts 1-element tensors for lr, betas, weight_decay)."""
     return value.item() if isinstance(value, Tensor) else value
+
+
+# Note [hyperparameters as torch's ops read them]: the updates run on raw arrays, but torch's run ops, whose argument
+# checks are what a wrong hyperparameter meets: a str where a number goes, a many-element tensor, an int beyond 64
+# bits, a complex number. ``to_scalar`` is torch's _to_scalar; ``number`` and ``operand`` read a value as a Scalar
+# keyword or the first argument of a Tensor method (naming the method torch calls there), ``factor`` as the
+# operand of ``*``, and ``written`` writes as an in-place op does; the updates compute the same expressions as
+# torch's, in its order, so a value that breaks Python arithmetic (``-lr`` of a str) fails where torch's does.
+_INT64_MIN, _UINT64_END = -(2**63), 2**64
+
+
+def to_scalar(value):
+    """torch's _to_scalar, which squeezes a 1-element tensor to 0-d (here: its number); anything else as it is."""
+    return value.item() if isinstance(value, Tensor) and value.numel() == 1 else value
+
+
+def checked_int(value):
+    """torch's conversion of a Python int to a Scalar: 64 bits, signed or unsigned."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value < _INT64_MIN:
+            raise OverflowError("can't convert negative int to unsigned")
+        if value >= _UINT64_END:
+            raise OverflowError("int too big to convert")
+    return value
+
+
+def number(value, op, name, like, position=None):
+    """``value`` as ``Tensor.<op>`` reads its Scalar argument ``name`` (a keyword, or at ``position``) for the array
+    ``like`` it applies to (see Note [hyperparameters as torch's ops read them]): an add's ``alpha`` may not be a
+    bool, nor complex for real arrays; other numbers are converted to like's dtype, which a complex one with an
+    imaginary part cannot be."""
+    if isinstance(value, Tensor) and value.ndim == 0 and not value.requires_grad:
+        value = value.item()
+    if not isinstance(value, (int, float, complex)):
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(f"{op}(): argument '{name}'{where} must be Number, not {type_name(value)}")
+    if name == "alpha" and isinstance(value, bool):
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(value, complex) and like.dtype.kind != "c":
+        if name == "alpha":
+            raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+        return real_scalar(value, from_numpy_dtype(like.dtype))
+    return checked_int(value)
+
+
+def operand(value, op, like):
+    """``value`` as ``Tensor.<op>`` (mul_, add_, div_) reads its first argument, written into ``like``: a number,
+    or a tensor's array (see Note [hyperparameters as torch's ops read them])."""
+    if isinstance(value, Tensor):
+        _check_writable(like, value._data)
+        return value._data
+    if not isinstance(value, (int, float, complex)):
+        raise TypeError(f"{op}(): argument 'other' (position 1) must be Tensor, not {type_name(value)}")
+    if isinstance(value, complex) and like.dtype.kind != "c":
+        real = _DTYPE_TITLES[like.dtype.name]
+        raise RuntimeError(f"result type Complex{real} can't be cast to the desired output type {real}")
+    return checked_int(value)
+
+
+def factor(value, like):
+    """``value`` as the right operand of the ``*`` operator on ``like``: torch's operator turns the op's TypeError
+    into NotImplemented, so Python's own error shows (a str asks the tensor for a repeat count)."""
+    if isinstance(value, str):
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    if not isinstance(value, (Tensor, int, float, complex)):
+        raise TypeError(f"unsupported operand type(s) for *: 'Tensor' and '{type(value).__name__}'")
+    return operand(value, "mul", like)
+
+
+_DTYPE_TITLES = {"float16": "Half", "float32": "Float", "float64": "Double"}
+
+
+def written(target, values):
+    """``target[...] = values`` as copy_ writes: torch's error for values of another shape than the target's, the
+    real part of complex values for a real target (with torch's warning)."""
+    values = values._data if isinstance(values, Tensor) else values
+    _check_writable(target, values)
+    if isinstance(values, complex) and target.dtype.kind != "c":
+        from ndgrad.ops.shape import warn_complex_to_real
+
+        warn_complex_to_real()
+        values = values.real
+    target[...] = values
+
+
+def _check_writable(target, values):
+    shape = namespace(target).broadcast_shapes(target.shape, getattr(values, "shape", ()))
+    if shape != target.shape:
+        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape {list(shape)}")
 
 
 namespace = namespace_of  # the array library of a parameter's array: NumPy on the cpu, CuPy on cuda
@@ -134,8 +225,8 @@ class ElementwiseOptimizer(Optimizer):
 
     def _entries(self, group):
         maximize = group["maximize"]
-        weight_decay = scalar(group["weight_decay"])
-        decay = 1 - scalar(group["lr"]) * weight_decay if group.get("decoupled_weight_decay") else None
+        weight_decay = group["weight_decay"]  # as the group holds it: torch's add reads a tensor's alpha as an error
+        decay = 1 - to_scalar(group["lr"]) * weight_decay if group.get("decoupled_weight_decay") else None
         checked = group.get("capturable") or group.get("differentiable")
         states, real_views, stateful = self.state, self.real_views, self._has_state(group)
         entries = []
@@ -151,11 +242,11 @@ class ElementwiseOptimizer(Optimizer):
             param, grad = p._data, grad_tensor._data
             if maximize:
                 grad = -grad
-            if weight_decay != 0:
+            if weight_decay != 0:  # torch's param.mul_(1 - lr * weight_decay), or grad.add(param, alpha=...)
                 if decay is not None:
-                    param *= decay
+                    param *= operand(decay, "mul_", param)
                 else:
-                    grad = grad + weight_decay * param
+                    grad = grad + number(weight_decay, "add", "alpha", grad) * param
             if real_views and param.dtype.kind == "c":
                 param, grad = as_real(param), as_real(grad)
             p._bump_version()  # the in-place write autograd's saved-tensor checks must see

@@ -8,8 +8,10 @@ from ndgrad.optim._elementwise import (
     check_lr,
     invalid,
     namespace,
-    scalar,
+    number,
+    operand,
     scalar_state_tensor,
+    to_scalar,
     zeros_state,
 )
 
@@ -50,17 +52,18 @@ class Adadelta(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, rho, eps = scalar(group["lr"]), group["rho"], group["eps"]
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, rho, eps = to_scalar(group["lr"]), group["rho"], group["eps"]
         for param, grad, state in entries:
             xp = namespace(param)
             advance(state)
             square_avg, acc_delta = as_real(state["square_avg"]._data), as_real(state["acc_delta"]._data)
-            square_avg *= rho
-            square_avg += (1 - rho) * grad * grad
-            std = xp.sqrt(square_avg + eps)
-            delta = xp.sqrt(acc_delta + eps)
+            square_avg *= operand(rho, "mul_", square_avg)
+            square_avg += number(1 - rho, "addcmul_", "value", square_avg) * grad * grad
+            std = xp.sqrt(square_avg + operand(eps, "add", square_avg))
+            delta = xp.sqrt(acc_delta + operand(eps, "add", acc_delta))
             delta /= std
             delta *= grad
-            acc_delta *= rho
-            acc_delta += (1 - rho) * delta * delta
-            param -= lr * delta
+            acc_delta *= operand(rho, "mul_", acc_delta)
+            acc_delta += number(1 - rho, "addcmul_", "value", acc_delta) * delta * delta
+            param += number(-lr, "add_", "alpha", param) * delta

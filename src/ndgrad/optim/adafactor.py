@@ -9,8 +9,9 @@ from ndgrad.optim._elementwise import (
     advance,
     lerp_,
     namespace,
-    scalar,
+    operand,
     scalar_state_tensor,
+    to_scalar,
     zeros_state,
 )
 
@@ -69,7 +70,7 @@ class Adafactor(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, beta2_decay, d = scalar(group["lr"]), group["beta2_decay"], group["d"]
+        lr, beta2_decay, d = to_scalar(group["lr"]), group["beta2_decay"], group["d"]
         weight_decay = group["weight_decay"]
         eps1, eps2 = group["eps"]
         for param, grad, state in entries:
@@ -79,8 +80,8 @@ class Adafactor(ElementwiseOptimizer):
             one_minus_beta2 = step**beta2_decay
             relative_step = min(lr, 1 / step**0.5)
             alpha = max(eps2, float(xp.sqrt(xp.sum(param * param))) / param.size**0.5) * relative_step
-            if weight_decay != 0:
-                param *= 1 - lr * weight_decay
+            if weight_decay != 0:  # torch's param.mul_(1 - lr * weight_decay)
+                param *= operand(1 - lr * weight_decay, "mul_", param)
             squared = grad * grad
             if grad.ndim > 1:
                 row_var, col_var = state["row_var"]._data, state["col_var"]._data

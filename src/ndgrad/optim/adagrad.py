@@ -7,10 +7,13 @@ from ndgrad.optim._elementwise import (
     as_real,
     check_fused,
     check_lr,
+    checked_int,
     invalid,
     namespace,
-    scalar,
+    number,
+    operand,
     scalar_state_tensor,
+    to_scalar,
 )
 
 __all__ = ["Adagrad"]
@@ -44,7 +47,7 @@ class Adagrad(ElementwiseOptimizer):
     def _init_state(self, p, state, group):
         state["step"] = scalar_state_tensor(fused=group["fused"])
         # NOTE: torch fills the sum from the optimizer's default, even for a group that sets its own value.
-        value = self.defaults["initial_accumulator_value"]
+        value = checked_int(self.defaults["initial_accumulator_value"])  # torch's full_like reads it as a Scalar
         data = p._data
         fill = complex(value, value) if data.dtype.kind == "c" else value
         state["sum"] = Tensor._wrap(namespace(data).full_like(data, fill))
@@ -54,11 +57,14 @@ class Adagrad(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, lr_decay, eps = scalar(group["lr"]), group["lr_decay"], group["eps"]
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, lr_decay, eps = to_scalar(group["lr"]), group["lr_decay"], group["eps"]
         for param, grad, state in entries:
             xp = namespace(param)
             step = advance(state)
             clr = lr / (1 + (step - 1) * lr_decay)
             state_sum = as_real(state["sum"]._data)
             state_sum += grad * grad
-            param -= clr * grad / (xp.sqrt(state_sum) + eps)
+            std = xp.sqrt(state_sum)
+            std += operand(eps, "add_", std)
+            param += number(-clr, "addcdiv_", "value", param) * grad / std

@@ -11,8 +11,10 @@ from ndgrad.optim._elementwise import (
     invalid,
     lerp_,
     namespace,
-    scalar,
+    number,
+    operand,
     scalar_state_tensor,
+    to_scalar,
     zeros_state,
 )
 
@@ -71,21 +73,23 @@ class Adam(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, eps, amsgrad = scalar(group["lr"]), group["eps"], group["amsgrad"]
-        beta1, beta2 = (scalar(beta) for beta in group["betas"])
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, eps, amsgrad = to_scalar(group["lr"]), group["eps"], group["amsgrad"]
+        beta1, beta2 = (to_scalar(beta) for beta in group["betas"])
         for param, grad, state in entries:
             xp = namespace(param)
             step = advance(state)
             exp_avg, exp_avg_sq = as_real(state["exp_avg"]._data), as_real(state["exp_avg_sq"]._data)
             lerp_(exp_avg, grad, 1 - beta1)
-            exp_avg_sq *= beta2
-            exp_avg_sq += (1 - beta2) * grad * grad
+            exp_avg_sq *= operand(beta2, "mul_", exp_avg_sq)
+            exp_avg_sq += number(1 - beta2, "addcmul_", "value", exp_avg_sq) * grad * grad
             step_size = lr / (1 - beta1**step)
             bias_correction2_sqrt = (1 - beta2**step) ** 0.5
             if amsgrad:
                 max_exp_avg_sq = as_real(state["max_exp_avg_sq"]._data)
                 xp.maximum(max_exp_avg_sq, exp_avg_sq, out=max_exp_avg_sq)
-                denom = xp.sqrt(max_exp_avg_sq) / bias_correction2_sqrt + eps
+                denom = xp.sqrt(max_exp_avg_sq) / bias_correction2_sqrt
             else:
-                denom = xp.sqrt(exp_avg_sq) / bias_correction2_sqrt + eps
-            param -= step_size * exp_avg / denom
+                denom = xp.sqrt(exp_avg_sq) / bias_correction2_sqrt
+            denom += operand(eps, "add_", denom)
+            param += number(-step_size, "addcdiv_", "value", param) * exp_avg / denom

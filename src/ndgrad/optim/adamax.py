@@ -9,8 +9,10 @@ from ndgrad.optim._elementwise import (
     invalid,
     lerp_,
     namespace,
-    scalar,
+    number,
+    operand,
     scalar_state_tensor,
+    to_scalar,
     zeros_state,
 )
 
@@ -48,14 +50,15 @@ class Adamax(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, eps = scalar(group["lr"]), group["eps"]
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, eps = to_scalar(group["lr"]), group["eps"]
         beta1, beta2 = group["betas"]
         for param, grad, state in entries:
             xp = namespace(param)
             step = advance(state)
             exp_avg, exp_inf = as_real(state["exp_avg"]._data), as_real(state["exp_inf"]._data)
             lerp_(exp_avg, grad, 1 - beta1)
-            exp_inf *= beta2
-            xp.maximum(exp_inf, xp.abs(grad) + eps, out=exp_inf)
+            exp_inf *= operand(beta2, "mul_", exp_inf)
+            xp.maximum(exp_inf, xp.abs(grad) + operand(eps, "add_", grad), out=exp_inf)
             clr = lr / (1 - beta1**step)
-            param -= clr * exp_avg / exp_inf
+            param += number(-clr, "addcdiv_", "value", param) * exp_avg / exp_inf

@@ -1,13 +1,17 @@
 """ASGD: SGD with a decaying step size and a running (Polyak) average of the iterates (see torch.optim.ASGD)."""
 
+from ndgrad._creation import as_tensor
 from ndgrad.optim._elementwise import (
     ElementwiseOptimizer,
     advance,
     as_real,
     check_lr,
     invalid,
-    scalar,
+    number,
+    operand,
     scalar_state_tensor,
+    to_scalar,
+    written,
     zeros_state,
 )
 
@@ -37,7 +41,8 @@ class ASGD(ElementwiseOptimizer):
 
     def _init_state(self, p, state, group):
         state["step"] = scalar_state_tensor()
-        state["eta"] = scalar_state_tensor(scalar(group["lr"]))
+        counter = state["step"]  # torch's as_tensor of lr, in the counters' dtype
+        state["eta"] = as_tensor(group["lr"], dtype=counter.dtype, device=counter.device).clone().detach()
         state["mu"] = scalar_state_tensor(1.0)
         state["ax"] = zeros_state(p)
 
@@ -46,17 +51,18 @@ class ASGD(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, lambd, alpha, t0 = scalar(group["lr"]), group["lambd"], group["alpha"], group["t0"]
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, lambd, alpha, t0 = to_scalar(group["lr"]), group["lambd"], group["alpha"], group["t0"]
         for param, grad, state in entries:
             step = advance(state)
             eta, mu = state["eta"]._data, state["mu"]._data
-            eta_value, mu_value = float(eta), float(mu)
-            param *= 1 - lambd * eta_value
-            param -= eta_value * grad
+            eta_value, mu_value = state["eta"].item(), state["mu"].item()
+            param *= operand(1 - lambd * eta_value, "mul_", param)
+            param += number(-eta_value, "add_", "alpha", param) * grad
             ax = as_real(state["ax"]._data)
             if mu_value != 1:
                 ax += (param - ax) * mu_value
             else:
                 ax[...] = param
-            eta[...] = lr / ((1 + lambd * lr * step) ** alpha)
-            mu[...] = 1 / max(1, step - t0)
+            written(eta, lr / ((1 + lambd * lr * step) ** alpha))
+            written(mu, 1 / max(1, step - t0))

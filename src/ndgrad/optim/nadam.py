@@ -9,8 +9,10 @@ from ndgrad.optim._elementwise import (
     invalid,
     lerp_,
     namespace,
-    scalar,
+    number,
+    operand,
     scalar_state_tensor,
+    to_scalar,
     zeros_state,
 )
 
@@ -59,7 +61,8 @@ class NAdam(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, eps, momentum_decay = scalar(group["lr"]), group["eps"], group["momentum_decay"]
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, eps, momentum_decay = to_scalar(group["lr"]), group["eps"], group["momentum_decay"]
         beta1, beta2 = group["betas"]
         for param, grad, state in entries:
             xp = namespace(param)
@@ -69,15 +72,16 @@ class NAdam(ElementwiseOptimizer):
             mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
             # NOTE: the running product lives in the step counter's dtype (float32 by default), rounding included.
             mu_product_array = state["mu_product"]._data
-            mu_product_array *= mu
-            mu_product = float(mu_product_array)
+            mu_product_array *= operand(mu, "mul_", mu_product_array)
+            mu_product = state["mu_product"].item()
             exp_avg, exp_avg_sq = as_real(state["exp_avg"]._data), as_real(state["exp_avg_sq"]._data)
             lerp_(exp_avg, grad, 1 - beta1)
-            exp_avg_sq *= beta2
-            exp_avg_sq += (1 - beta2) * grad * grad
+            exp_avg_sq *= operand(beta2, "mul_", exp_avg_sq)
+            exp_avg_sq += number(1 - beta2, "addcmul_", "value", exp_avg_sq) * grad * grad
             denom = xp.sqrt(exp_avg_sq / bias_correction2)
-            denom += eps
-            param += (-lr * (1.0 - mu) / (1.0 - mu_product)) * grad / denom
-            param += (-lr * mu_next / (1.0 - mu_product * mu_next)) * exp_avg / denom
+            denom += operand(eps, "add_", denom)
+            param += number(-lr * (1.0 - mu) / (1.0 - mu_product), "addcdiv_", "value", param) * grad / denom
+            step_size = (-lr * mu_next) / (1.0 - mu_product * mu_next)
+            param += number(step_size, "addcdiv_", "value", param) * exp_avg / denom
 
 

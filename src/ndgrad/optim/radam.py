@@ -7,11 +7,14 @@ from ndgrad.optim._elementwise import (
     as_real,
     check_betas,
     check_lr,
+    factor,
     invalid,
     lerp_,
     namespace,
-    scalar,
+    number,
+    operand,
     scalar_state_tensor,
+    to_scalar,
     zeros_state,
 )
 
@@ -53,7 +56,8 @@ class RAdam(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, eps = scalar(group["lr"]), group["eps"]
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, eps = to_scalar(group["lr"]), group["eps"]
         beta1, beta2 = group["betas"]
         rho_inf = 2 / (1 - beta2) - 1  # the longest the approximated simple moving average gets
         for param, grad, state in entries:
@@ -61,15 +65,16 @@ class RAdam(ElementwiseOptimizer):
             step = advance(state)
             exp_avg, exp_avg_sq = as_real(state["exp_avg"]._data), as_real(state["exp_avg_sq"]._data)
             lerp_(exp_avg, grad, 1 - beta1)
-            exp_avg_sq *= beta2
-            exp_avg_sq += (1 - beta2) * grad * grad
+            exp_avg_sq *= operand(beta2, "mul_", exp_avg_sq)
+            exp_avg_sq += number(1 - beta2, "addcmul_", "value", exp_avg_sq) * grad * grad
             bias_correction1 = 1 - beta1**step
             bias_correction2 = 1 - beta2**step
             bias_corrected_exp_avg = exp_avg / bias_correction1
             rho_t = rho_inf - 2 * step * (beta2**step) / bias_correction2
+            scaled = bias_corrected_exp_avg * factor(lr, bias_corrected_exp_avg)
             if rho_t > 5.0:
                 rect = ((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-                adaptive_lr = (bias_correction2**0.5) / (xp.sqrt(exp_avg_sq) + eps)
-                param -= bias_corrected_exp_avg * lr * adaptive_lr * rect
+                adaptive_lr = (bias_correction2**0.5) / (xp.sqrt(exp_avg_sq) + operand(eps, "add_", exp_avg_sq))
+                param -= scaled * adaptive_lr * rect
             else:
-                param -= bias_corrected_exp_avg * lr
+                param -= scaled

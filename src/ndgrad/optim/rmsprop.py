@@ -8,8 +8,10 @@ from ndgrad.optim._elementwise import (
     invalid,
     lerp_,
     namespace,
-    scalar,
+    number,
+    operand,
     scalar_state_tensor,
+    to_scalar,
     zeros_state,
 )
 
@@ -53,25 +55,26 @@ class RMSprop(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, alpha, eps = scalar(group["lr"]), group["alpha"], group["eps"]
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, alpha, eps = to_scalar(group["lr"]), group["alpha"], group["eps"]
         momentum, centered = group["momentum"], group["centered"]
         for param, grad, state in entries:
             xp = namespace(param)
             advance(state)
             square_avg = as_real(state["square_avg"]._data)
-            square_avg *= alpha
-            square_avg += (1 - alpha) * grad * grad
+            square_avg *= operand(alpha, "mul_", square_avg)
+            square_avg += number(1 - alpha, "addcmul_", "value", square_avg) * grad * grad
             if centered:
                 grad_avg = as_real(state["grad_avg"]._data)
                 lerp_(grad_avg, grad, 1 - alpha)
                 avg = xp.sqrt(square_avg - grad_avg * grad_avg)
             else:
                 avg = xp.sqrt(square_avg)
-            avg += eps
+            avg += operand(eps, "add_", avg)
             if momentum > 0:
                 buffer = as_real(state["momentum_buffer"]._data)
-                buffer *= momentum
+                buffer *= operand(momentum, "mul_", buffer)
                 buffer += grad / avg
-                param -= lr * buffer
+                param += number(-lr, "add_", "alpha", param) * buffer
             else:
-                param -= lr * grad / avg
+                param += number(-lr, "addcdiv_", "value", param) * grad / avg

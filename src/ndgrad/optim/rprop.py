@@ -6,9 +6,11 @@ from ndgrad.optim._elementwise import (
     advance,
     as_real,
     check_lr,
+    checked_int,
     namespace,
-    scalar,
+    number,
     scalar_state_tensor,
+    to_scalar,
     zeros_state,
 )
 
@@ -40,7 +42,8 @@ class Rprop(ElementwiseOptimizer):
         state["step"] = scalar_state_tensor()
         state["prev"] = zeros_state(p)
         step_size = zeros_state(p)
-        as_real(step_size._data)[...] = scalar(group["lr"])  # complex: lr for the real and the imaginary part
+        steps = as_real(step_size._data)  # complex: lr for the real and the imaginary part
+        steps[...] = number(to_scalar(group["lr"]), "full_like", "fill_value", steps, position=2)
         state["step_size"] = step_size
 
     def step(self, closure=None):
@@ -49,7 +52,7 @@ class Rprop(ElementwiseOptimizer):
 
     def _update_group(self, group, entries):
         etaminus, etaplus = group["etas"]
-        step_size_min, step_size_max = group["step_sizes"]
+        step_size_min, step_size_max = (checked_int(size) for size in group["step_sizes"])  # clamp_'s Scalars
         for param, grad, state in entries:
             xp = namespace(param)
             advance(state)

@@ -1,7 +1,15 @@
 """SGD: stochastic gradient descent with momentum, dampening and Nesterov momentum (see torch.optim.SGD)."""
 
 from ndgrad._tensor import Tensor
-from ndgrad.optim._elementwise import ElementwiseOptimizer, check_fused, invalid, namespace, scalar
+from ndgrad.optim._elementwise import (
+    ElementwiseOptimizer,
+    check_fused,
+    invalid,
+    namespace,
+    number,
+    operand,
+    to_scalar,
+)
 
 __all__ = ["SGD"]
 
@@ -43,7 +51,8 @@ class SGD(ElementwiseOptimizer):
         return self._step(closure)
 
     def _update_group(self, group, entries):
-        lr, momentum, dampening = scalar(group["lr"]), group["momentum"], group["dampening"]
+        # torch's expressions, in its order (see Note [hyperparameters as torch's ops read them])
+        lr, momentum, dampening = to_scalar(group["lr"]), group["momentum"], group["dampening"]
         nesterov = group["nesterov"]
         for param, grad, state in entries:
             if momentum != 0:
@@ -53,7 +62,7 @@ class SGD(ElementwiseOptimizer):
                     state["momentum_buffer"] = buffer
                 else:
                     velocity = buffer._data
-                    velocity *= momentum
-                    velocity += (1 - dampening) * grad
-                grad = grad + momentum * buffer._data if nesterov else buffer._data
-            param -= lr * grad
+                    velocity *= operand(momentum, "mul_", velocity)
+                    velocity += number(1 - dampening, "add_", "alpha", velocity) * grad
+                grad = grad + number(momentum, "add", "alpha", grad) * buffer._data if nesterov else buffer._data
+            param += number(-lr, "add_", "alpha", param) * grad
