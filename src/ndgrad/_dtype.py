@@ -109,11 +109,35 @@ def can_cast(from_, to):
     return from_._category <= to._category
 
 
+_INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
+# The Python ints a tensor of each dtype computes with as they are; others are wrapped into integer dtypes.
+INT_RANGES = {d.numpy: (_INT64_MIN, _UINT64_MAX) for d in ALL_DTYPES if d._category > 1}
+INT_RANGES.update({d.numpy: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).max)) for d in ALL_DTYPES
+                   if d._category == 1})
+
+
+def check_int(value):
+    """PyTorch reads a Python int as a number into 64 bits (unsigned above 2**63 - 1): beyond, its OverflowError."""
+    if value < _INT64_MIN:
+        raise OverflowError("can't convert negative int to unsigned")
+    if value > _UINT64_MAX:
+        raise OverflowError("int too big to convert")
+
+
+def wrapped_int(value, d):
+    """A Python int as a number of integer dtype ``d`` computes (an add, a comparison): modulo 2**bits, as C's cast
+    of PyTorch's 64-bit number (``uint8 - 300`` subtracts 212)."""
+    bits = d.itemsize * 8
+    value %= 1 << bits
+    return value - (1 << bits) if d.is_signed and value >> (bits - 1) else value
+
+
 def scalar_dtype(value):
     """The dtype a Python number takes when it stands alone (PyTorch's 'wrapped number' rule)."""
     if isinstance(value, bool):
         return bool_
     if isinstance(value, int):
+        check_int(value)
         return int64
     if isinstance(value, complex):
         return _Defaults.float.to_complex()
@@ -156,13 +180,33 @@ _SCALAR_TYPE_NAMES = {
 
 
 def real_scalar(value, d):
-    """A Python number as PyTorch writes it into a tensor of dtype ``d``: a complex number into a real dtype only
-    when its imaginary part is 0 (else PyTorch's error); bool tensors take any number (nonzero is True)."""
-    if isinstance(value, complex) and not d.is_complex and d is not bool_:
+    """A Python number as PyTorch writes it into a tensor of dtype ``d`` (fill_, full, masked_fill): checked, unlike
+    an operand's. A complex number goes into a real dtype only when its imaginary part is 0; an int or float must
+    lie within the dtype's range (an unsigned one also takes down to -max, wrapped: uint8 takes -1 as 255); bool
+    tensors take any number (nonzero is True). Else PyTorch's error."""
+    if d is bool_:
+        return value
+    if isinstance(value, int):
+        check_int(value)
+    if isinstance(value, complex) and not d.is_complex:
         if value.imag:
-            raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[d.name]} without overflow")
-        return value.real
+            raise _overflow(d)
+        value = value.real
+    if d._category == 1 and not isinstance(value, bool):
+        low, high = INT_RANGES[d.numpy]
+        if not (-high if low == 0 else low) <= value <= high:
+            raise _overflow(d)
+        return value % (high + 1) if value < 0 and low == 0 and isinstance(value, int) else value
+    if d._category == 2 and isinstance(value, (int, float)) and abs(value) != float("inf") and abs(value) > _LARGEST[d]:
+        raise _overflow(d)
     return value
+
+
+def _overflow(d):
+    return RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[d.name]} without overflow")
+
+
+_LARGEST = {d: float(np.finfo(d.numpy).max) for d in (float16, float32, float64)}
 
 
 def legacy_type_name(d, device_type="cpu"):

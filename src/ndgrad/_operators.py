@@ -3,6 +3,8 @@
 An operand that is neither a Tensor nor a Python number gives NotImplemented, so Python can ask the other side.
 """
 
+from numbers import Number
+
 from ndgrad import ops
 from ndgrad.ops._op import operand as _operand
 
@@ -70,13 +72,14 @@ class OperatorMethods:
         other = _operand(other)
         return NotImplemented if other is None else ops.pow(other, self)
 
+    # A number is no operand of @ (PyTorch: "unsupported operand type(s) for @: 'Tensor' and 'int'").
     def __matmul__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else ops.matmul(self, other)
+        return ops.matmul(self, other) if hasattr(other, "_data") else NotImplemented
 
     def __rmatmul__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else ops.matmul(_as_tensor_like(other, self), self)
+        return ops.matmul(other, self) if hasattr(other, "_data") else NotImplemented
 
     def __neg__(self):
         return ops.neg(self)
@@ -111,17 +114,63 @@ class OperatorMethods:
         other = _operand(other)
         return NotImplemented if other is None else ops.ge(self, other)
 
+    # In place, as PyTorch's: an operand of another type gives NotImplemented, so Python's TypeError names the
+    # operator ("unsupported operand type(s) for +=: 'Tensor' and 'str'").
     def __iadd__(self, other):
-        return self.add_(other)
+        other = _operand(other)
+        return NotImplemented if other is None else self.add_(other)
 
     def __isub__(self, other):
-        return self.sub_(other)
+        other = _operand(other)
+        return NotImplemented if other is None else self.sub_(other)
 
     def __imul__(self, other):
-        return self.mul_(other)
+        other = _operand(other)
+        return NotImplemented if other is None else self.mul_(other)
 
     def __itruediv__(self, other):
-        return self.div_(other)
+        other = _operand(other)
+        return NotImplemented if other is None else self.div_(other)
+
+    def __ifloordiv__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.floor_divide_(other)
+
+    def __imod__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.remainder_(other)
+
+    def __ipow__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.pow_(other)
+
+    def __iand__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_and_(other)
+
+    def __ior__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_or_(other)
+
+    def __ixor__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_xor_(other)
+
+    def __ilshift__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_left_shift_(other)
+
+    def __irshift__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_right_shift_(other)
+
+    def __contains__(self, element):
+        """``element in x``: whether any element equals it (see torch.Tensor.__contains__)."""
+        if isinstance(element, Number) or hasattr(element, "_data"):
+            return bool((element == self).any().item())
+        raise RuntimeError(
+            f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
+        )
 
 
 def _as_tensor_like(value, like):

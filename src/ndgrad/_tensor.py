@@ -3,7 +3,9 @@
 The math is not here: operators and methods are one-line delegations to ``ndgrad.ops``.
 """
 
+import inspect
 import weakref
+from copy import deepcopy
 
 import numpy as np
 
@@ -139,7 +141,7 @@ class Tensor(
     __slots__ = (
         "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base", "_view_steps",
         "_views", "_accumulator_ref", "_hooks", "_retains_grad", "_fw_tangent", "_conj_bit", "_origin",
-        "__weakref__",
+        "__weakref__", "__dict__",  # a user's own attributes (x.name = ...), as PyTorch allows: made on first use
     )
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
     __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does
@@ -170,15 +172,21 @@ class Tensor(
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if type(value) is not bool:  # PyTorch's first check: 1, None, np.bool_ and tensor(True) are refused
+            raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:
             raise RuntimeError(_requires_grad_leaf_error(value))
         if value and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if value and self._version_counter is NO_VERSION and not STATE.inference:
             raise RuntimeError(INFERENCE_REQUIRES_GRAD)
-        self._requires_grad = bool(value)
+        self._requires_grad = value
         if value:
             mark(self, "leaf")
+
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")  # PyTorch's setter, given no value
 
     @parses_method("requires_grad_(bool requires_grad=True)")
     def requires_grad_(self, requires_grad=True):
@@ -216,6 +224,8 @@ class Tensor(
                 raise TypeError(
                     f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
                 )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.dtype is not self.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{value.dtype.cpp_name}' to a tensor "
@@ -230,6 +240,10 @@ class Tensor(
                     f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
                 )
         self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None  # as PyTorch: deleting .grad clears it
 
     @property
     def retains_grad(self):
@@ -318,7 +332,16 @@ class Tensor(
 
     @data.setter
     def data(self, value):
+        """Swap in another tensor's values (any shape or dtype), keeping this tensor's place in the graph."""
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     @property
     def _version(self):
@@ -500,6 +523,10 @@ class Tensor(
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy function's result on tensors, as a tensor: ``np.add(x, 1)``; bool results as uint8, as torch's."""
+        return Tensor._wrap(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
     @parses_method("to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
                    "MemoryFormat? memory_format=None)",
                    "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, "
@@ -657,19 +684,40 @@ class Tensor(
         return format(repr(self), spec)
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (_host(self._data).copy(), self._requires_grad, str(self.device)))
+        arguments = (_host(self._data).copy(), self._requires_grad, str(self.device))
+        return (_rebuild, (*arguments, self.__dict__) if self.__dict__ else arguments)  # the user's attributes too
 
     def __deepcopy__(self, memo):
         copy = Tensor._from_parts(self._data.copy(), self._requires_grad, None, 0, None)
         if self._grad is not None:
             copy._grad = Tensor._wrap(self._grad._data.copy())
         memo[id(self)] = copy
+        if self.__dict__:
+            copy.__dict__.update(deepcopy(self.__dict__, memo))
         return copy
 
     def __getitem__(self, index):
         return ops.indexing.getitem(self, index)
 
 
+def _refuse_writes(cls):
+    """Give every read-only property (shape, dtype, T, is_leaf, ...) PyTorch's refusal of assignment and deletion,
+    where Python's would say "property 'shape' of 'Tensor' object has no setter". Reading costs the same."""
+    for name in dir(cls):
+        attribute = inspect.getattr_static(cls, name)
+        if isinstance(attribute, property) and attribute.fset is None:
+            refuse = _refusal(name)
+            setattr(cls, name, property(attribute.fget, refuse, refuse, attribute.__doc__))
+
+
+def _refusal(name):
+    def refuse(self, *value):
+        raise AttributeError(f"attribute '{name}' of 'ndgrad._C.TensorBase' objects is not writable")
+
+    return refuse
+
+
+_refuse_writes(Tensor)
 _STORED_GRAD_FN = Tensor.grad_fn  # the slot itself, read past UnrebuildableView's refusal
 
 
@@ -704,5 +752,8 @@ def _host(array):
     return array if type(array) is np.ndarray else array.get()
 
 
-def _rebuild(array, requires_grad, device="cpu"):
-    return Tensor._from_parts(to_device(array, Device(device)), requires_grad, None, 0, None)
+def _rebuild(array, requires_grad, device="cpu", attributes=None):
+    tensor = Tensor._from_parts(to_device(array, Device(device)), requires_grad, None, 0, None)
+    if attributes:
+        tensor.__dict__.update(attributes)
+    return tensor

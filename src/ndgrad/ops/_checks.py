@@ -3,7 +3,7 @@
 They run at the public boundary, before NumPy can fail or silently compute, and raise PyTorch's errors.
 """
 
-from ndgrad._dtype import bool_, result_type
+from ndgrad._dtype import bool_, real_scalar, result_type, wrapped_int
 
 
 def is_tensor(value):
@@ -71,6 +71,21 @@ def as_tensor(value, dtype, like):
 def first_as_tensor(input, other):
     """A number on the left (``div(2, x)``) as a tensor of the pair's result dtype, so it stays weak."""
     return input if is_tensor(input) else as_tensor(input, result_type((input, other)), other)
+
+
+def number_operand(number, like):
+    """A number parameter as PyTorch computes with it against ``like``: an int wraps into an integer dtype
+    (``uint8 % 300`` is ``uint8 % 44``), as Op.apply wraps the numbers it takes as inputs."""
+    if type(number) is int and like._data.dtype.kind in "iu":
+        return wrapped_int(number, like.dtype)
+    return number
+
+
+def checked_exponent(exponent, like):
+    """An int exponent of an integer tensor must fit its dtype (PyTorch's ``uint8 ** 300`` refuses)."""
+    if type(exponent) is int and like._data.dtype.kind in "iu":
+        real_scalar(exponent, like.dtype)
+    return exponent
 
 
 def promoted_with(tensor, *numbers):

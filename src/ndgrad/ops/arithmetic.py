@@ -12,11 +12,13 @@ from ndgrad._dtype import bool_, real_scalar, result_type
 from ndgrad.ops._checks import (
     check_castable,
     check_zero_division,
+    checked_exponent,
     first_as_tensor,
     is_tensor,
     kind_checked,
     no_complex,
     no_complex_kernel,
+    number_operand,
     promoted_with,
     refuse_bool,
     require_kind,
@@ -586,7 +588,8 @@ def rsub(input, other, *, alpha=1):
     _check_sub(input, other)
     if is_tensor(other):
         return Rsub.apply(input, other, alpha=alpha)
-    return RsubScalar.apply(promoted_with(input, other), y=other, alpha=alpha)
+    input = promoted_with(input, other)
+    return RsubScalar.apply(input, y=number_operand(other, input), alpha=alpha)
 
 
 def _check_sub(input, other):
@@ -675,7 +678,8 @@ def remainder(input, other):
     check_zero_division(input, other)
     if is_tensor(other):
         return Remainder.apply(first_as_tensor(input, other), other)
-    return RemainderScalar.apply(promoted_with(input, other), y=other)
+    input = promoted_with(input, other)
+    return RemainderScalar.apply(input, y=number_operand(other, input))
 
 
 @parses("fmod(Tensor input, Tensor other, *, Tensor out=None)",
@@ -687,7 +691,8 @@ def fmod(input, other):
     check_zero_division(input, other)
     if is_tensor(other):
         return Fmod.apply(input, other)
-    return FmodScalar.apply(promoted_with(input, other), y=other)
+    input = promoted_with(input, other)
+    return FmodScalar.apply(input, y=number_operand(other, input))
 
 
 @parses("pow(Tensor input, Tensor exponent, *, Tensor out=None)",
@@ -697,13 +702,15 @@ def pow(input, exponent):
     """input ** exponent, for a tensor or number on either side (see torch.pow)."""
     if not is_tensor(input):
         refuse_bool(input, exponent, "pow")
-        return PowScalarBase.apply(promoted_with(exponent, input), base=input)
+        exponent = promoted_with(exponent, input)
+        return PowScalarBase.apply(exponent, base=number_operand(input, exponent))
     if is_tensor(exponent):
         refuse_bool(input, exponent, "pow")
         return PowTensor.apply(input, exponent)
     if input.dtype is bool_ and isinstance(exponent, bool):
         return input.clone() if exponent else input == input  # PyTorch's shortcuts for x ** 1 and x ** 0
-    return Pow.apply(promoted_with(input, exponent), exponent=exponent)
+    input = promoted_with(input, exponent)
+    return Pow.apply(input, exponent=checked_exponent(exponent, input))
 
 
 @parses("neg(Tensor input, *, Tensor out=None)")
@@ -805,19 +812,21 @@ def _div_(self, other, rounding_mode):
 
 def _remainder_(self, other, tensor_op, number_op, kernel):
     other = operand_or_raise(other)
+    check_castable(self, other)  # first, as PyTorch's in-place forms check the result dtype before the kernel's
     refuse_bool(self, other, kernel)
     no_complex_kernel(kernel, self, other)
     check_zero_division(self, other)
-    check_castable(self, other)
     if is_tensor(other) or number_op is None:  # floor_divide has one overload: a number is an input
         return tensor_op.apply_(self, other)
-    return number_op.apply_(self, y=other)
+    return number_op.apply_(self, y=number_operand(other, self))
 
 
 def _pow_(self, exponent):
     exponent = operand_or_raise(exponent)
     refuse_bool(self, exponent, "pow")
-    return PowTensor.apply_(self, exponent) if is_tensor(exponent) else _number_(Pow, self, exponent=exponent)
+    if is_tensor(exponent):
+        return PowTensor.apply_(self, exponent)
+    return _number_(Pow, self, exponent=checked_exponent(exponent, self))
 
 
 class ArithmeticMethods:

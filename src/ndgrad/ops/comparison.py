@@ -13,6 +13,7 @@ from ndgrad.ops._checks import (
     no_complex_kernel,
     zeros_like_grad,
 )
+from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import BINARY, TERNARY, Op, operand, operand_or_raise
 
 __all__ = [
@@ -439,6 +440,9 @@ def _integral(kernel, *operands):
     """Bitwise ops have integer and bool kernels only; a shift has no bool kernel either."""
     dtype = result_type(operands)
     if dtype._category > 1 or (dtype is bool_ and "shift" in kernel):
+        shapes = [x.shape for x in operands if is_tensor(x)]
+        if len(shapes) == 2 and broadcast_error(*shapes) is not None:  # PyTorch checks the shapes first
+            raise broadcast_error(*shapes)
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dtype.title}'")
 
 
@@ -704,16 +708,6 @@ class ComparisonMethods:
         if self.dtype._category > 1:
             raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return bitwise_not(self)
-    def __iand__(self, other):
-        return self.bitwise_and_(other)
-    def __ior__(self, other):
-        return self.bitwise_or_(other)
-    def __ixor__(self, other):
-        return self.bitwise_xor_(other)
-    def __ilshift__(self, other):
-        return self.bitwise_left_shift_(other)
-    def __irshift__(self, other):
-        return self.bitwise_right_shift_(other)
     @parses_method("where(Tensor condition, Tensor other)",
                    "where(Tensor condition, Scalar other)")
     def where(self, condition, other):

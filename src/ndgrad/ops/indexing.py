@@ -5,7 +5,7 @@ import numpy as np
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import namespace_of, to_device
-from ndgrad._dtype import bool_, uint8
+from ndgrad._dtype import bool_, real_scalar, uint8
 from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.gather_scatter import _check_bounds, _run, _zeros
@@ -392,7 +392,7 @@ def setitem(input, index, value):
 
     number = not isinstance(value, Tensor)
     if number:
-        value = _value_tensor(value, input)
+        value = value_tensor(value, input)
     result, indices = _parse(input, index, reading=False)  # input itself where the index keeps all of it
     if indices is None and value.ndim == 0 and result.shape != value.shape and (number or value.device.type == "cpu"):
         result.fill_(value)  # as PyTorch: a number fills, a 0-d cpu tensor too unless it has the same shape
@@ -407,7 +407,8 @@ def setitem(input, index, value):
         IndexPut.apply_(result, value, indices=indices, accumulate=False)
 
 
-def _value_tensor(value, like):
+def value_tensor(value, like):
+    """A number (or NumPy array) written into ``like`` as a tensor of its dtype; PyTorch's TypeError otherwise."""
     from ndgrad._creation import tensor
 
     if isinstance(value, np.ndarray) or isinstance(value, (bool, int, float, complex, np.generic)):
@@ -490,7 +491,7 @@ def _masked_fill(input, mask, value, inplace):
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s).")
         return _run(MaskedFillTensor, inplace, input, value.to(input.dtype), mask=mask._data)
-    return _run(MaskedFill, inplace, input, mask=mask._data, value=value)
+    return _run(MaskedFill, inplace, input, mask=mask._data, value=real_scalar(value, input.dtype))
 
 
 @parses("masked_fill(Tensor input, Tensor mask, Tensor value)",
@@ -570,7 +571,7 @@ def copy_(input, other, non_blocking=False):
 
     src = other
     if not isinstance(src, Tensor):
-        src = _value_tensor(src, input)
+        src = value_tensor(src, input)
     error = broadcast_error(input.shape, src.shape)
     if error is not None or src.ndim > input.ndim and any(s != 1 for s in src.shape[: src.ndim - input.ndim]):
         raise error or RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
