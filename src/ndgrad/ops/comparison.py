@@ -4,6 +4,7 @@ where, maximum/minimum and fmax/fmin, whose gradients follow PyTorch's conventio
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, get_default_dtype, result_type, uint8
 from ndgrad._warnings import warn
+from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._checks import (
     as_tensor,
     check_castable,
@@ -13,7 +14,6 @@ from ndgrad.ops._checks import (
     no_complex_kernel,
     zeros_like_grad,
 )
-from ndgrad.ops._broadcast import broadcast_error
 from ndgrad.ops._op import BINARY, TERNARY, Op, operand, operand_or_raise
 
 __all__ = [
