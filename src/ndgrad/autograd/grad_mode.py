@@ -4,6 +4,8 @@ import functools
 import inspect
 import threading
 
+from ndgrad._argument_parser import parses
+
 __all__ = [
     "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "is_inference_mode_enabled",
     "NO_VERSION", "check_inference_write", "INFERENCE_REQUIRES_GRAD", "INFERENCE_VERSION",
@@ -141,11 +143,17 @@ class enable_grad(_NoParamMode):
         return True, STATE.inference
 
 
+@parses("set_grad_enabled(bool enabled)")
+def _checked_mode(enabled):
+    """PyTorch's check of set_grad_enabled's mode: a bool, not 1 or None."""
+    return enabled
+
+
 class set_grad_enabled(_Mode):
     """Sets grad mode at once when called; as a context manager, restores the old mode on exit."""
 
     def __init__(self, mode):
-        self.mode = bool(mode)
+        self.mode = _checked_mode(mode)
         self._before = STATE.grad_mode
         _set(self.mode, STATE.inference)
 
