@@ -7,6 +7,7 @@ where a dim goes, and a float size or a string keepdim is refused instead of sil
 import functools
 import inspect
 import operator
+import types
 
 import numpy as np
 
@@ -66,6 +67,8 @@ def type_name(value):
     own = _OWN_TYPE_NAMES.get(cls)
     if own is not None:
         return own
+    if cls is types.MethodType and value.__func__.__module__ == "ndgrad._C":
+        return "builtin_function_or_method"  # a Tensor method that PyTorch writes in C (see ndgrad._tensor_surface)
     if cls.__flags__ & _HEAP_TYPE or cls.__module__ == "builtins":
         return cls.__name__
     return f"{cls.__module__}.{cls.__name__}"
@@ -138,8 +141,12 @@ def _accepts(param, value, position, numbers_as_tensors):
         return value is None or isinstance(value, str)
     if kind == "names":
         return isinstance(value, (tuple, list)) and all(item is None or isinstance(item, str) for item in value)
-    if kind in ("layout", "memory_format", "storage"):
-        return False  # ndgrad's tensors are strided, contiguous and own their memory: only the default, None, fits
+    if kind == "layout":
+        from ndgrad._metadata import strided
+
+        return value is strided  # ndgrad's tensors are all strided: the default (None) or strided fits
+    if kind in ("memory_format", "storage"):
+        return False  # ndgrad's tensors are contiguous and own their memory: only the default, None, fits
     return True  # object
 
 
@@ -336,6 +343,8 @@ _PYTHON_DTYPES = {float: "float64", int: "int64", bool: "bool_", complex: "compl
 def _unpacked(param, value):
     """``value`` as the function body expects it for ``param`` (the same object where nothing changes)."""
     kind, Tensor = param.kind, _bound[0]
+    if kind == "layout":
+        return None  # strided, the one layout, is what the default means
     if kind == "dtype" and value in _PYTHON_DTYPES and isinstance(value, type):
         import ndgrad._dtype
 
@@ -611,5 +620,28 @@ def _checked_method(run, signature):
         except MemoryError as error:
             raise allocation_error(error) or error from None
 
-    method.signature, method.is_method = signature, True
-    return method
+    @functools.wraps(run)
+    def inplace_method(self, *args, **kwargs):
+        packs = None if kwargs else fitting.get(tuple(map(type, args)))
+        if packs is None:
+            args, kwargs = signature.check_values(args, kwargs)
+        elif packs:
+            args = (args,)
+        try:
+            return run(self, *args, **kwargs)
+        except MemoryError as error:
+            raise allocation_error(error) or error from None
+        except (RuntimeError, IndexError) as error:  # PyTorch refuses some in-place writes before any such error
+            from ndgrad.ops._op import inplace_refusal
+
+            refusal = inplace_refusal(self, error)
+            if refusal is error:
+                raise
+            raise refusal from None
+
+    # PyTorch's logical_*_ run outside autograd (see ndgrad.ops.comparison._logical_): no refusal comes first
+    name = signature.name
+    inplace = name.endswith("_") and not name.startswith(("_", "logical_"))
+    checked = inplace_method if inplace else method
+    checked.signature, checked.is_method = signature, True
+    return checked

@@ -13,7 +13,12 @@ __all__ = [
     "to_device", "to_host", "resolve", "parse_to",
 ]
 
-_DEVICE_STRING = re.compile(r"([a-z]+)(?::(0|[1-9][0-9]*))?")
+_DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::(0|[1-9][0-9]*))?")
+# The device types PyTorch knows, in the order its message lists them; ndgrad has the first two.
+_TORCH_DEVICE_TYPES = (
+    "cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, "
+    "privateuseone"
+)
 
 
 class device:
@@ -27,13 +32,16 @@ class device:
         if isinstance(type, device):
             type, index = type.type, type.index
         elif isinstance(type, int) and not isinstance(type, bool):  # torch.device(0) is cuda:0
+            if type >= 0 and not has_cuda_backend():
+                raise RuntimeError("Cannot access accelerator device when none is available.")
             type, index = "cuda", type
         elif isinstance(type, str):
             match = _DEVICE_STRING.fullmatch(type)
             if match is None:
-                if ":" in type:
-                    raise RuntimeError(f"Invalid device string: '{type}'")
-                raise RuntimeError(f"Expected one of cpu, cuda device type at start of device string: {type}")
+                raise RuntimeError(f"Invalid device string: '{type}'" if type else "Device string must not be empty")
+            if match.group(1) not in _TORCH_DEVICE_TYPES.split(", "):
+                raise RuntimeError(f"Expected one of {_TORCH_DEVICE_TYPES} device type at start of device string: "
+                                   f"{match.group(1)}")
             if match.group(2) is not None and index is not None:
                 raise RuntimeError(
                     f"type (string) must not include an index because index was passed explicitly: {type}"
@@ -205,6 +213,10 @@ def parse_to(args, kwargs):
     from ndgrad._tensor import Tensor
 
     target, dtype, flags = None, None, []
+    if args and isinstance(args[0], (bool, float, complex)):  # a number stands for a tensor of it: its dtype
+        from ndgrad._dtype import wrapped_number_dtype
+
+        dtype, args = wrapped_number_dtype(args[0]), args[1:]
     for arg in args:
         if isinstance(arg, bool):
             flags.append(arg)

@@ -144,6 +144,15 @@ def scalar_dtype(value):
     return _Defaults.float
 
 
+def wrapped_number_dtype(value):
+    """The dtype of the 0-d tensor PyTorch makes of a Python number where a Tensor goes (``x.to(1.5)``): 64 bits."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    return complex128 if isinstance(value, complex) else float64
+
+
 def result_type(operands):
     """torch.result_type over tensors and Python scalars.
 

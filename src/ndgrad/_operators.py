@@ -1,7 +1,6 @@
-"""Python's operators on tensors (``a + b``, ``a @ b``, ``a < b``, ``a += b``): one line each, delegating to ops.
-
-An operand that is neither a Tensor nor a Python number gives NotImplemented, so Python can ask the other side.
-"""
+"""Python's operators and protocols on tensors (``a + b``, ``a @ b``, ``a += b``, ``len(a)``, ``float(a)``, ``b in a``):
+one line each, delegating to ops. An operand that is neither a Tensor nor a Python number gives NotImplemented, so
+Python can ask the other side (and raises its TypeError, as for PyTorch's)."""
 
 from numbers import Number
 
@@ -12,7 +11,7 @@ __all__ = ["OperatorMethods"]
 
 
 class OperatorMethods:
-    """The operator methods of Tensor (Tensor inherits them)."""
+    """The operator and protocol methods of Tensor (Tensor inherits them)."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
@@ -164,6 +163,46 @@ class OperatorMethods:
         other = _operand(other)
         return NotImplemented if other is None else self.bitwise_right_shift_(other)
 
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self):
+        if self._data.size != 1:
+            amount = "no values" if self._data.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+        return bool(self._data)
+
+    def __float__(self):
+        return float(_real_scalar(self._scalar(), "double"))
+
+    def __int__(self):
+        return int(_real_scalar(self._scalar(), "int64_t"))
+
+    def __complex__(self):
+        return complex(self._scalar())
+
+    def __index__(self):
+        if self._data.size != 1 or self._data.dtype.kind not in "iub":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.item())
+
+    def _scalar(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.item()
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
+        return format(repr(self), spec)
+
     def __contains__(self, element):
         """``element in x``: whether any element equals it (see torch.Tensor.__contains__)."""
         if isinstance(element, Number) or hasattr(element, "_data"):
@@ -171,6 +210,15 @@ class OperatorMethods:
         raise RuntimeError(
             f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
         )
+
+
+def _real_scalar(value, cpp_type):
+    """A complex number converts to a real one only when its imaginary part is 0, as in PyTorch."""
+    if isinstance(value, complex):
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {cpp_type} without overflow")
+        return value.real
+    return value
 
 
 def _as_tensor_like(value, like):

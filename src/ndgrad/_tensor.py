@@ -3,18 +3,17 @@
 The math is not here: operators and methods are one-line delegations to ``ndgrad.ops``.
 """
 
-import inspect
 import weakref
 from copy import deepcopy
 
 import numpy as np
 
 from ndgrad import _dlpack, ops
-from ndgrad._argument_parser import parses_method
+from ndgrad._argument_parser import parses_method, type_name
 from ndgrad._device import device as Device
-from ndgrad._device import device_of_array, parse_to, to_device
+from ndgrad._device import parse_to, to_device
 from ndgrad._dtype import (
-    _BY_NUMPY,
+    INT_RANGES,
     bool_,
     complex64,
     complex128,
@@ -25,11 +24,12 @@ from ndgrad._dtype import (
     int16,
     int32,
     int64,
-    legacy_type_name,
     uint8,
 )
 from ndgrad._fpstate import restore, silence
+from ndgrad._metadata import MetadataMethods, Size
 from ndgrad._operators import OperatorMethods
+from ndgrad._tensor_surface import present_as_torch
 from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import (
     INFERENCE_REQUIRES_GRAD,
@@ -102,18 +102,6 @@ def _requires_grad_leaf_error(requires_grad):
     return message
 
 
-class Size(tuple):
-    """A tensor's shape: a tuple that prints as ``ndgrad.Size([2, 3])`` (see torch.Size)."""
-
-    __module__ = "ndgrad"
-
-    def __repr__(self):
-        return f"ndgrad.Size([{', '.join(map(str, self))}])"
-
-    def numel(self):
-        return int(np.prod(self, dtype=np.int64))
-
-
 _new = object.__new__
 # A view made where nothing records, written in place where something does: (made in, modified) for the message
 _VIEW_MODES = {
@@ -122,19 +110,13 @@ _VIEW_MODES = {
 
 
 
-def _dim_of_shape(dim, ndim):
-    """size(dim) and stride(dim) index the shape: a 0-d tensor has no dimension to index, unlike for reductions."""
-    if ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    return ops.shape.wrap_dim(dim, ndim)
-
 class Tensor(
     ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
     ActivationMethods, ComparisonMethods, ComplexMethods, ReductionMethods, SelectionMethods, ScanMethods,
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, InplaceViewMethods,
+    RandomMethods, InplaceViewMethods, MetadataMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
@@ -222,7 +204,7 @@ class Tensor(
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(
-                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type_name(value)}"
                 )
             if value is self:
                 raise RuntimeError("can't assign Variable as its own grad")
@@ -309,7 +291,7 @@ class Tensor(
         return detached
 
     def detach_(self):
-        if self._base is not None and self._base._requires_grad:
+        if self._base is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
                 "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
@@ -334,7 +316,7 @@ class Tensor(
     def data(self, value):
         """Swap in another tensor's values (any shape or dtype), keeping this tensor's place in the graph."""
         if not isinstance(value, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+            raise TypeError(f"Variable data has to be a tensor, but got {type_name(value)}")
         if self._requires_grad and value._data.dtype.kind not in "fc":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
@@ -409,6 +391,17 @@ class Tensor(
             restore(fp_state)
         self._bump_version()
 
+    def apply_(self, callable):
+        """Replace each element by ``callable(element)``, one Python call per element, on the CPU only (see
+        torch.Tensor.apply_)."""
+        if self._requires_grad:
+            raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
+        if type(self._data) is not np.ndarray:
+            raise TypeError("apply_ is only implemented on CPU tensors")
+        values = [_element(callable(item), self._data.dtype) for item in self._data.reshape(-1).tolist()]
+        self._write(np.array(values).reshape(self._data.shape))  # cast as C casts, as PyTorch's (uint8 takes -1)
+        return self
+
     def _bump_version(self):
         """Count an in-place write, which saved-tensor checks see, and remember the user's line that made it."""
         counter = self._shared_counter()
@@ -416,67 +409,6 @@ class Tensor(
             return check_inference_write()
         counter[0] += 1
         note_write(counter)
-
-    # ---- metadata ----------------------------------------------------------------------------------------
-    @property
-    def shape(self):
-        return Size(self._data.shape)
-
-    @parses_method("size(int? dim=None)")
-    def size(self, dim=None):
-        if dim is None:
-            return Size(self._data.shape)
-        return self._data.shape[_dim_of_shape(dim, self._data.ndim)]
-
-    def dim(self):
-        return self._data.ndim
-
-    @property
-    def ndim(self):
-        return self._data.ndim
-
-    def numel(self):
-        return int(self._data.size)
-
-    def nelement(self):
-        return int(self._data.size)
-
-    def element_size(self):
-        return self._data.itemsize
-
-    @property
-    def dtype(self):
-        return _BY_NUMPY[self._data.dtype]
-
-    @property
-    def device(self):
-        return device_of_array(self._data)
-
-    @property
-    def is_cuda(self):
-        return self.device.type == "cuda"
-
-    def is_floating_point(self):
-        return self.dtype.is_floating_point
-
-    def is_complex(self):
-        return self.dtype.is_complex
-
-    @parses_method("is_contiguous(*, MemoryFormat memory_format=contiguous_format)")
-    def is_contiguous(self):
-        return bool(self._data.flags.c_contiguous)
-
-    @parses_method("stride(int? dim=None)")
-    def stride(self, dim=None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
-        return strides if dim is None else strides[_dim_of_shape(dim, self._data.ndim)]
-
-    @parses_method("type(object dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
-                   "type(object dtype=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated")
-    def type(self, dtype=None):
-        if dtype is None:
-            return legacy_type_name(self.dtype, self.device.type)
-        return self.to(dtype)
 
     def __repr__(self):
         from ndgrad._printing import tensor_repr
@@ -643,46 +575,6 @@ class Tensor(
     # ---- Python protocols --------------------------------------------------------------------------------
     __hash__ = object.__hash__  # by identity, as in PyTorch (== is elementwise)
 
-    def __len__(self):
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
-
-    def __bool__(self):
-        if self._data.size != 1:
-            amount = "no values" if self._data.size == 0 else "more than one value"
-            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
-        return bool(self._data)
-
-    def __float__(self):
-        return float(_real_scalar(self._scalar(), "double"))
-
-    def __int__(self):
-        return int(_real_scalar(self._scalar(), "int64_t"))
-
-    def __complex__(self):
-        return complex(self._scalar())
-
-    def __index__(self):
-        if self._data.size != 1 or self._data.dtype.kind not in "iub":
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self._data.item())
-
-    def _scalar(self):
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._data.item()
-
-    def __format__(self, spec):
-        if self._data.ndim == 0:
-            return format(self._data.item(), spec)
-        return format(repr(self), spec)
-
     def __reduce_ex__(self, protocol):
         arguments = (_host(self._data).copy(), self._requires_grad, str(self.device))
         return (_rebuild, (*arguments, self.__dict__) if self.__dict__ else arguments)  # the user's attributes too
@@ -700,24 +592,7 @@ class Tensor(
         return ops.indexing.getitem(self, index)
 
 
-def _refuse_writes(cls):
-    """Give every read-only property (shape, dtype, T, is_leaf, ...) PyTorch's refusal of assignment and deletion,
-    where Python's would say "property 'shape' of 'Tensor' object has no setter". Reading costs the same."""
-    for name in dir(cls):
-        attribute = inspect.getattr_static(cls, name)
-        if isinstance(attribute, property) and attribute.fset is None:
-            refuse = _refusal(name)
-            setattr(cls, name, property(attribute.fget, refuse, refuse, attribute.__doc__))
-
-
-def _refusal(name):
-    def refuse(self, *value):
-        raise AttributeError(f"attribute '{name}' of 'ndgrad._C.TensorBase' objects is not writable")
-
-    return refuse
-
-
-_refuse_writes(Tensor)
+present_as_torch(Tensor)  # read-only attributes and methods named as PyTorch's, for Python's own errors
 _STORED_GRAD_FN = Tensor.grad_fn  # the slot itself, read past UnrebuildableView's refusal
 
 
@@ -739,12 +614,19 @@ class UnrebuildableView(Tensor):
         _STORED_GRAD_FN.__set__(self, node)
 
 
-def _real_scalar(value, cpp_type):
-    """A complex number converts to a real one only when its imaginary part is 0, as in PyTorch."""
-    if isinstance(value, complex):
-        if value.imag:
-            raise RuntimeError(f"value cannot be converted to type {cpp_type} without overflow")
-        return value.real
+def _element(value, dtype):
+    """A value apply_'s callable returned, as PyTorch reads it back: a real number (or a complex one for a complex
+    tensor); an int must fit 64 bits, and an integer dtype (an unsigned one takes down to -max, wrapped)."""
+    if isinstance(value, complex) and dtype.kind == "c":
+        return value
+    if not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+        raise TypeError(f"must be real number, not {type_name(value)}")
+    if isinstance(value, (int, np.integer)) and dtype.kind in "iu":
+        if not -(1 << 63) <= value < 1 << 63:
+            raise ValueError("Overflow when unpacking long long")
+        low, high = INT_RANGES[dtype]
+        if not (-high if low == 0 else low) <= value <= high:
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
     return value
 
 

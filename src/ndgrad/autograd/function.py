@@ -263,9 +263,9 @@ _give_backward_class(Function)  # Function.apply itself runs, to raise forward's
 
 
 def _check_keywords(forward, args, kwargs):
-    """PyTorch's Function.apply passes keywords only to forward's named parameters past ctx, with its messages."""
+    """PyTorch's Function.apply passes keywords only to forward's positional parameters past ctx, with its messages."""
     parameters = list(inspect.signature(forward).parameters.values())[1:]
-    names = [p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    names = [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]  # not even keyword-only ones
     for key in kwargs:
         if key not in names:
             raise TypeError(f"forward() got an unexpected keyword argument '{key}'")

@@ -1,6 +1,6 @@
 """Broadcasting helpers: sum_to, which undoes broadcasting, and PyTorch's error for shapes that clash."""
 
-__all__ = ["sum_to", "broadcast_error"]
+__all__ = ["sum_to", "sum_to_size", "broadcast_error"]
 
 
 def sum_to(grad, shape):
@@ -21,6 +21,22 @@ def sum_to(grad, shape):
     if grad._data.shape != tuple(shape):
         raise RuntimeError(f"size {list(grad_shape)} cannot be summed to size {list(shape)}")
     return grad
+
+
+def sum_to_size(input, size):
+    """Tensor.sum_to_size: sum ``input`` down to ``size``, which must expand to input's shape (see
+    torch.Tensor.sum_to_size); input itself when it already has that shape."""
+    shape = tuple(input.shape)
+    expandable = len(size) <= len(shape) and all(
+        want in (1, have) for want, have in zip(reversed(size), reversed(shape))
+    )
+    if not expandable:
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if not size:  # as PyTorch's sum_to: the whole sum (SumBackward0), even of a 0-d tensor
+        from ndgrad.ops.reduction import sum as reduce_sum
+
+        return reduce_sum(input)
+    return sum_to(input, tuple(size))
 
 
 def broadcast_error(shape_a, shape_b):

@@ -3,7 +3,10 @@
 They run at the public boundary, before NumPy can fail or silently compute, and raise PyTorch's errors.
 """
 
+import numpy as np
+
 from ndgrad._dtype import bool_, real_scalar, result_type, wrapped_int
+from ndgrad.ops._broadcast import broadcast_error
 
 
 def is_tensor(value):
@@ -56,8 +59,21 @@ def check_castable(self, *others, cpp_name=False):
     """
     dtype = result_type((self, *others))
     if dtype._category > self.dtype._category:
+        check_written_shape(self, *others)  # PyTorch checks the shapes first
         target = self.dtype.cpp_name if cpp_name else self.dtype.title
         raise RuntimeError(f"result type {dtype.title} can't be cast to the desired output type {target}")
+
+
+def check_written_shape(self, *others):
+    """PyTorch's refusal of an in-place write whose operands do not broadcast to self's shape."""
+    shapes = [tuple(self.shape)] + [tuple(x.shape) for x in others if is_tensor(x)]
+    for other in shapes[1:]:
+        error = broadcast_error(shapes[0], other)
+        if error is not None:
+            raise error
+    broadcast = np.broadcast_shapes(*shapes)
+    if broadcast != shapes[0]:
+        raise RuntimeError(f"output with shape {list(shapes[0])} doesn't match the broadcast shape {list(broadcast)}")
 
 
 def as_tensor(value, dtype, like):
@@ -82,8 +98,10 @@ def number_operand(number, like):
 
 
 def checked_exponent(exponent, like):
-    """An int exponent of an integer tensor must fit its dtype (PyTorch's ``uint8 ** 300`` refuses)."""
+    """An int exponent of an integer tensor must be positive and fit its dtype (``uint8 ** 300`` is refused)."""
     if type(exponent) is int and like._data.dtype.kind in "iu":
+        if exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         real_scalar(exponent, like.dtype)
     return exponent
 

@@ -229,6 +229,23 @@ def _check_overlap(self, others, idempotent):
             )
 
 
+def inplace_refusal(tensor, error):
+    """The error PyTorch gives first for an in-place method that failed with ``error`` before writing: autograd's
+    refusal (a leaf, or a view of one, that requires grad), then, for a dtype or shape error (which PyTorch's
+    TensorIterator finds only after looking at the written memory), repeated elements in ``tensor``; else ``error``."""
+    try:
+        tensor._check_inplace()
+    except RuntimeError as refusal:
+        return refusal
+    iterator_error = isinstance(error, NotImplementedError) or str(error).startswith(_ITERATOR_ERRORS)
+    if iterator_error and repeats_elements(tensor._data):
+        return repeated_elements_error()
+    return error
+
+
+_ITERATOR_ERRORS = ("result type ", "The size of tensor a ", "output with shape ")
+
+
 def repeated_elements_error():
     return RuntimeError(
         "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "

@@ -3,12 +3,12 @@ keyword parameters, never inputs: no gradient, no promotion. Re-exports ndgrad.o
 
 import numpy as np
 
-from ndgrad._argument_parser import parses, parses_method, tensor_method
+from ndgrad._argument_parser import parses, parses_method, tensor_method, type_name
 from ndgrad._device import namespace_of, to_device
 from ndgrad._dtype import bool_, real_scalar, uint8
 from ndgrad._warnings import warn
 from ndgrad.ops._broadcast import broadcast_error
-from ndgrad.ops._op import INDEXING, Op
+from ndgrad.ops._op import INDEXING, Op, repeats_elements
 from ndgrad.ops.gather_scatter import _check_bounds, _run, _zeros
 from ndgrad.ops.shape import Alias, Select, Slice, Unsqueeze, keeps_whole_dim
 
@@ -258,7 +258,7 @@ def _items(index):
 
     if isinstance(index, tuple):
         return index
-    if isinstance(index, list) and len(index) < 32 and any(
+    if isinstance(index, (list, str)) and len(index) < 32 and any(  # a str is a sequence of sequences too
         isinstance(item, (Tensor, np.ndarray, list, tuple, slice, str, bytes)) or item is None or item is Ellipsis
         for item in index
     ):
@@ -283,7 +283,7 @@ def _as_index(item, like):
         return item
     raise IndexError(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
-        f"(got {type(item).__name__})"
+        f"(got {type_name(item)})"
     )
 
 
@@ -448,10 +448,14 @@ def setitem(input, index, value):
     refusal = _zero_dim_refusal(input, index)
     if refusal is not None:
         raise refusal
-    for item in _items(index):  # index_put_ refuses an index sharing the written memory before reading it
-        if isinstance(item, Tensor) and namespace_of(item._data).may_share_memory(item._data, input._data):
-            raise _overlap_error()
-    result, indices = _parse(input, index, reading=False)  # input itself where the index keeps all of it
+    items = _items(index)
+    if any(isinstance(item, (Tensor, list, np.ndarray)) or type(item) is bool for item in items):
+        # index_put_ (of an index that may be advanced) refuses indices or values sharing the written memory
+        for operand in (*items, value):
+            if isinstance(operand, Tensor) and type(operand._data) is type(input._data) and namespace_of(
+                    input._data).may_share_memory(operand._data, input._data):
+                raise _overlap_error()
+    result, indices = _parse(input, items, reading=False)  # input itself where the index keeps all of it
     if indices is None:
         _copy_to(result, value, number)
     else:
@@ -502,7 +506,6 @@ def value_tensor(value, like):
     """A number written into ``like`` (``x[0] = 1.5``, ``x.real = 2``), as a 0-d tensor of its dtype: an int must fit
     64 bits, and the number ``like``'s dtype (a checked conversion, as fill_'s); PyTorch's TypeError for any other
     value (a list, a NumPy array, a NumPy float32)."""
-    from ndgrad._argument_parser import type_name
     from ndgrad._creation import tensor
 
     if isinstance(value, (int, np.integer)):
@@ -584,6 +587,9 @@ def _masked_fill(input, mask, value, inplace):
                 f"{_MASK_DTYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
     if not inplace and broadcast_error(mask.shape, input.shape) is not None:
         raise broadcast_error(mask.shape, input.shape)
+    if inplace and repeats_elements(input._data):
+        warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before performing this "
+             "operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -624,8 +630,8 @@ def masked_scatter(input, mask, source):
 def masked_select(input, mask):
     """The elements of input where ``mask`` holds, as a 1-d tensor (see torch.masked_select)."""
     _check_mask(mask, "masked_select: expected BoolTensor for mask")
-    if broadcast_error(input.shape, mask.shape) is not None:
-        raise broadcast_error(input.shape, mask.shape)
+    if broadcast_error(mask.shape, input.shape) is not None:  # PyTorch broadcasts the mask to input, in that order
+        raise broadcast_error(mask.shape, input.shape)
     return MaskedSelect.apply(input, mask=mask._data)
 
 

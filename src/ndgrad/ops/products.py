@@ -383,13 +383,21 @@ def trace(input):
     return Trace.apply(input)
 
 
-def _check_addmm(input, mat1, mat2):
+def _check_addmm(input, mat1, mat2, inplace=False):
     _check(mat1.ndim == 2, "mat1 must be a matrix, got " + f"{mat1.ndim}-D tensor")
     _check(mat2.ndim == 2, "mat2 must be a matrix, got " + f"{mat2.ndim}-D tensor")
     _check(mat1.shape[1] == mat2.shape[0], f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     _check_product_dtypes("addmm", input, mat1, mat2)
+    if inplace:
+        _check_written_shape(input, (mat1.shape[0], mat2.shape[1]))
     _check_add_input(input, (mat1.shape[0], mat2.shape[1]), "addmm")
+
+
+def _check_written_shape(input, shape):
+    """An in-place product writes a result of its own shape: PyTorch's refusal of another shape of self."""
+    _check(tuple(input.shape) == tuple(shape), f"Bad in-place call: input tensor size {list(input.shape)} and output "
+           f"tensor size {list(shape)} should match")
 
 
 @parses("addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
@@ -429,10 +437,13 @@ def _check_batches(batch1, batch2):
            f"but got: [{batch2.shape[0]}, {batch2.shape[1]}].")
 
 
-def _check_baddbmm(input, batch1, batch2):
+def _check_baddbmm(input, batch1, batch2, inplace=False):
     _check_batches(batch1, batch2)
+    shape = (batch1.shape[0], batch1.shape[1], batch2.shape[2])
+    _check_add_input(input, shape, "baddbmm")  # before the dtypes, as in PyTorch
+    if inplace:
+        _check_written_shape(input, shape)
     _check_product_dtypes("baddbmm", input, batch1, batch2)
-    _check_add_input(input, (batch1.shape[0], batch1.shape[1], batch2.shape[2]), "baddbmm")
 
 
 @parses("baddbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
@@ -453,8 +464,8 @@ def _check_addbmm(input, batch1, batch2):
            f"{batch1.shape[0]} and {batch2.shape[0]}")
     _check(batch1.shape[2] == batch2.shape[1], f"Incompatible matrix sizes for bmm ({batch1.shape[1]}x"
            f"{batch1.shape[2]} and {batch2.shape[1]}x{batch2.shape[2]})")
+    _check_add_input(input, (batch1.shape[1], batch2.shape[2]), "addbmm")  # before the dtypes, as in PyTorch
     _check_product_dtypes("addbmm", input, batch1, batch2)
-    _check_add_input(input, (batch1.shape[1], batch2.shape[2]), "addbmm")
 
 
 @parses("addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
@@ -665,7 +676,7 @@ class ProductsMethods:
                    "addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated",
                    "addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated")
     def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
-        _check_addmm(self, mat1, mat2)
+        _check_addmm(self, mat1, mat2, inplace=True)
         return Addmm.apply_(self, mat1, mat2, beta=beta, alpha=alpha)
     @parses_method("addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)",
                    "addmv_(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated",
@@ -683,7 +694,7 @@ class ProductsMethods:
                    "baddbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated",
                    "baddbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated")
     def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
-        _check_baddbmm(self, batch1, batch2)
+        _check_baddbmm(self, batch1, batch2, inplace=True)
         return Baddbmm.apply_(self, batch1, batch2, beta=beta, alpha=alpha)
     cross = tensor_method(cross)
     matrix_power = tensor_method(matrix_power)

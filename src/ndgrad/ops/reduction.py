@@ -8,6 +8,7 @@ import math
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
+from ndgrad.ops._broadcast import sum_to_size
 from ndgrad.ops._checks import no_complex
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
@@ -671,6 +672,7 @@ class ReductionMethods:
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     sum = tensor_method(sum)
+    sum_to_size = tensor_method(sum_to_size, "sum_to_size(SymInt[] size)")
     mean = tensor_method(mean)
     prod = tensor_method(prod)
     var = tensor_method(var)

@@ -571,7 +571,7 @@ def expand(input, sizes):
         )
     lead = len(sizes) - len(shape)
     target = tuple(shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(sizes))
-    for i, size in enumerate(shape):
+    for i, size in reversed(list(enumerate(shape))):  # from the last dim, as PyTorch checks
         if size != 1 and target[lead + i] != size:
             raise RuntimeError(
                 f"The expanded size of the tensor ({target[lead + i]}) must match the existing size ({size}) at "
