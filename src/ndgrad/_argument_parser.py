@@ -607,6 +607,9 @@ def _parameter_names(function, method=False):
 
 def _checked_method(run, signature):
     fitting = signature.fitting
+    # PyTorch's logical_*_ run outside autograd (see ndgrad.ops.comparison._logical_): no refusal comes first
+    name = signature.name
+    inplace = name.endswith("_") and not name.startswith(("_", "logical_"))
 
     @functools.wraps(run)
     def method(self, *args, **kwargs):
@@ -619,19 +622,9 @@ def _checked_method(run, signature):
             return run(self, *args, **kwargs)
         except MemoryError as error:
             raise allocation_error(error) or error from None
-
-    @functools.wraps(run)
-    def inplace_method(self, *args, **kwargs):
-        packs = None if kwargs else fitting.get(tuple(map(type, args)))
-        if packs is None:
-            args, kwargs = signature.check_values(args, kwargs)
-        elif packs:
-            args = (args,)
-        try:
-            return run(self, *args, **kwargs)
-        except MemoryError as error:
-            raise allocation_error(error) or error from None
         except (RuntimeError, IndexError) as error:  # PyTorch refuses some in-place writes before any such error
+            if not inplace:
+                raise
             from ndgrad.ops._op import inplace_refusal
 
             refusal = inplace_refusal(self, error)
@@ -639,9 +632,5 @@ def _checked_method(run, signature):
                 raise
             raise refusal from None
 
-    # PyTorch's logical_*_ run outside autograd (see ndgrad.ops.comparison._logical_): no refusal comes first
-    name = signature.name
-    inplace = name.endswith("_") and not name.startswith(("_", "logical_"))
-    checked = inplace_method if inplace else method
-    checked.signature, checked.is_method = signature, True
-    return checked
+    method.signature, method.is_method = signature, True
+    return method
