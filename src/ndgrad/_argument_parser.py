@@ -380,28 +380,30 @@ class Signature:
         self.fitting = {}  # call shape (see _call_shape) known to fit -> whether its positional ints make one list
 
     def check(self, args, kwargs):
-        """Raise PyTorch's TypeError if the call fits none of the overloads; else return (args, kwargs) as the
-        function body expects them (see _Overload.converted)."""
+        """Raise PyTorch's TypeError if the call fits none of the overloads; else return (args, kwargs, out): the
+        call as the function body expects it (see _Overload.converted), and the out= tensors it writes, or None."""
         packs = None if kwargs else self.fitting.get(tuple(map(type, args)))
         if packs is None:
             return self.check_values(args, kwargs)
-        return ((args,), kwargs) if packs else (args, kwargs)
+        return ((args,), kwargs, None) if packs else (args, kwargs, None)
 
     def check_values(self, args, kwargs):
         """``check`` for a call whose shape is not known to fit (the decorators' fast path missed)."""
         shape = _call_shape(args, kwargs)
         packs = self.fitting.get(shape)
         if packs is not None:
-            return ((args,), kwargs) if packs else (args, kwargs)
+            return ((args,), kwargs, None) if packs else (args, kwargs, None)
         overload, bound = self._fitting_overload(args, kwargs)
         if overload.deprecated:
             self._warn_deprecated(overload)
         new_args, new_kwargs, shape_only = overload.converted(args, kwargs, bound)
+        out = None
         if self.accepted is not None and not self.accepted.issuperset(new_kwargs):
+            out = new_kwargs.pop("out", None) if "out" not in self.accepted else None
             new_kwargs, shape_only = self._body_keywords(new_kwargs, overload), False
         if shape_only and len(self.fitting) < _SHAPES_KEPT and all(_type_decides(p, v) for p, v, _ in bound):
             self.fitting[shape] = any(where is ALL_POSITIONAL for _, _, where in bound)
-        return new_args, new_kwargs
+        return new_args, new_kwargs, out
 
     def _warn_deprecated(self, overload):
         if overload in _WARNED:
@@ -552,14 +554,16 @@ def parses(*schemas):
         @functools.wraps(function)
         def checked(*args, **kwargs):
             packs = None if kwargs else fitting.get(tuple(map(type, args)))  # the common call: one dict lookup
+            out = None
             if packs is None:
-                args, kwargs = signature.check_values(args, kwargs)
+                args, kwargs, out = signature.check_values(args, kwargs)
             elif packs:
                 args = (args,)
             try:
-                return function(*args, **kwargs)
+                result = function(*args, **kwargs)
             except MemoryError as error:  # NumPy's, for an allocation too large: PyTorch's words for it
                 raise allocation_error(error) or error from None
+            return result if out is None else _written(signature.name, result, out)
 
         checked.signature, checked.is_method = signature, False
         return checked
@@ -596,6 +600,12 @@ def tensor_method(function, *schemas):
     return _checked_method(run, Signature(function.signature.schemas, True, body))
 
 
+def _written(name, result, out):
+    from ndgrad._out import write_out  # the out= path only: it needs the dtypes, which are declared here
+
+    return write_out(name, result, out)
+
+
 def _parameter_names(function, method=False):
     """The names of ``function``'s parameters in order (a method's past its first), or None if it takes
     **kwargs."""
@@ -615,7 +625,7 @@ def _checked_method(run, signature):
     def method(self, *args, **kwargs):
         packs = None if kwargs else fitting.get(tuple(map(type, args)))
         if packs is None:
-            args, kwargs = signature.check_values(args, kwargs)
+            args, kwargs, _ = signature.check_values(args, kwargs)  # a method has no out=
         elif packs:
             args = (args,)
         try:

@@ -13,8 +13,8 @@ from ndgrad.ops import reduction
 from ndgrad.ops._op import ABOVE_ONE, BINARY, NONZERO, POSITIVE, REAL, REDUCTION, SHAPE, UNARY, UNIT
 
 __all__ = [
-    "Case", "Input", "draw", "fixed", "samples_for", "binary_case", "reduction_case", "first", "has_dim",
-    "MAX_REDUCED_DIMS", "random_like", "rejected_complex_samples",
+    "Case", "Input", "draw", "fixed", "samples_for", "real_samples_for", "binary_case", "reduction_case", "first",
+    "has_dim", "MAX_REDUCED_DIMS", "random_like", "rejected_complex_samples",
 ]
 
 TINY = 40  # input elements at most, for finite differences: they cost two forward passes per element
@@ -316,11 +316,17 @@ def rejected_complex_samples(op):
 
 
 @functools.cache
-def _samples(op):
+def real_samples_for(op):
+    """The op's real cases only (built without running torch, unlike the complex ones)."""
     build = builder_for(op)
-    if build is None:
+    return [] if build is None else build(op, np.random.default_rng(zlib.crc32(op.__name__.encode())))
+
+
+@functools.cache
+def _samples(op):
+    cases = real_samples_for(op)
+    if not cases:
         return [], []
-    cases = build(op, np.random.default_rng(zlib.crc32(op.__name__.encode())))
     if op.__module__.rsplit(".", 1)[-1] not in COMPLEX_FAMILIES:
         return cases, []
     variants = complex_variants(op, cases, np.random.default_rng(zlib.crc32(op.__name__.encode()) + 1))

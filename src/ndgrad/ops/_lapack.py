@@ -5,12 +5,14 @@ They work on stacks of matrices through ``xp`` and loop over columns, so ops cal
 answer matters: the factors and pivots users see, and singular or indefinite inputs the fast paths refuse.
 """
 
+import math
+
 
 def lu_factor(xp, A):
     """(LU, pivots, info) of each (m, n) matrix, as LAPACK's getrf: P A = L U with L unit lower triangular (stored
     below the diagonal of LU), 1-based int32 row ``pivots``, ``info`` the first zero pivot (1-based; 0 if none)."""
     *batch, m, n = A.shape
-    LU = A.reshape(-1, m, n).copy()
+    LU = A.reshape(math.prod(batch), m, n).copy()  # the count spelled out: an empty matrix infers no -1
     count, k = LU.shape[0], min(m, n)
     pivots = xp.empty((count, k), dtype=xp.int32)
     info = xp.zeros(count, dtype=xp.int32)
@@ -46,7 +48,8 @@ def conjugate_transpose(xp, M):
 def permutation(xp, pivots, m):
     """The row order P^T applies: row i of P^T A is row order[i] of A, from LAPACK's sequence of swaps."""
     order = xp.broadcast_to(xp.arange(m), (*pivots.shape[:-1], m)).copy()
-    flat, swaps = order.reshape(-1, m), pivots.reshape(-1, pivots.shape[-1]) - 1
+    count = math.prod(pivots.shape[:-1])
+    flat, swaps = order.reshape(count, m), pivots.reshape(count, pivots.shape[-1]) - 1
     stack = xp.arange(flat.shape[0])
     for j in range(swaps.shape[-1]):
         p = swaps[:, j]
@@ -103,7 +106,7 @@ def cholesky(xp, A):
     except xp.linalg.LinAlgError:
         pass
     *batch, n, _ = A.shape
-    L = xp.tril(A).reshape(-1, n, n).copy()
+    L = xp.tril(A).reshape(math.prod(batch), n, n).copy()
     info = xp.zeros(L.shape[0], dtype=xp.int32)
     for j in range(n):
         active = info == 0

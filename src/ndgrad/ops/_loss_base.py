@@ -27,10 +27,10 @@ def reduced(loss, reduction):
 
 
 def spread(grad, reduction, shape):
-    """The gradient of the reduced loss at each element: grad / N for 'mean' (grad is 0-d then)."""
-    if reduction == "mean":
-        return grad / max(math.prod(shape), 1) if math.prod(shape) else grad * math.nan
-    return grad
+    """The gradient of the reduced loss at each element: grad / N for 'mean' (grad is 0-d then). With no elements
+    there is nothing to divide (PyTorch divides each element's gradient), so the second derivative in grad is 0."""
+    count = math.prod(shape)
+    return grad / count if reduction == "mean" and count else grad
 
 
 def softplus_array(xp, z):

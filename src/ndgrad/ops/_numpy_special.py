@@ -105,6 +105,9 @@ def polygamma(n, x):
     values = np.asarray(x, np.float64)
     sign = 1.0 if n % 2 else -1.0
     result = sign * math.factorial(n) * _hurwitz_zeta(n + 1, values)
+    # NOTE: PyTorch's values at one infinity are NaN: trigamma's at -inf (its reflection formula), and the higher
+    # orders' at +inf (its zeta function's)
+    result = np.where(values == (-math.inf if n == 1 else math.inf), math.nan, result)
     return result.astype(x.dtype, copy=False)
 
 

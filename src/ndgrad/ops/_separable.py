@@ -1,6 +1,8 @@
 """What pooling and resampling share: gather and scatter along flattened planes (max pooling, unpooling), and
-linear maps that are one matrix per spatial dim (average pooling, padding, interpolation) with their rules. Those
-matrices depend on sizes alone: they are host tables (NumPy), moved to the data's device where they are applied."""
+linear maps that are one sparse matrix per spatial dim (average pooling, padding, interpolation) with their rules.
+Those matrices depend on sizes alone: they are host tables (NumPy), moved to the data's device where they are used."""
+
+import math
 
 import numpy as np
 
@@ -45,10 +47,36 @@ class Scatter(Op):
         return Scatter.apply(grad_t, index=ctx.index, size=ctx.size)
 
 
-def apply_matrices(xp, x, matrices, transpose=False):
-    """Multiply the last len(matrices) dims of x, each by its (out, in) matrix (or its transpose)."""
+class SparseMatrix:
+    """One spatial dim's (out, size) matrix, kept as each row's taps: output o is the sum over j of
+    weights[o, j] * x[sources[o, j]] where ``valid`` (None: everywhere). The forward sums over the taps alone, as
+    PyTorch's kernels do, so an infinite or NaN input reaches only the outputs that read it (a dense product adds
+    0 * inf = NaN to all the others); the rules, linear in finite numbers, multiply by ``dense``."""
+
+    def __init__(self, sources, weights, size, valid=None):
+        sources = np.asarray(sources)  # (out, taps); spelled out, as no -1 can be inferred with no outputs
+        self.sources = sources.reshape(len(sources), math.prod(sources.shape[1:]))
+        self.weights = np.broadcast_to(np.asarray(weights, dtype=np.float64), self.sources.shape)
+        self.valid = valid
+        self.dense = np.zeros((len(self.sources), size))
+        rows = np.broadcast_to(np.arange(len(self.sources))[:, None], self.sources.shape)
+        np.add.at(self.dense, (rows, self.sources), self.weights if valid is None else np.where(valid, self.weights, 0))
+
+
+def apply_sparse(xp, x, matrices):
+    """Each of the last len(matrices) dims of x through its SparseMatrix."""
     for dim, matrix in zip(range(-len(matrices), 0), matrices):
-        x = xp.swapaxes(xp.matmul(xp.swapaxes(x, dim, -1), matrix if transpose else matrix.T), dim, -1)
+        terms = xp.moveaxis(x, dim, -1)[..., xp.asarray(matrix.sources)] * xp.asarray(matrix.weights, dtype=x.dtype)
+        if matrix.valid is not None:
+            terms = xp.where(xp.asarray(matrix.valid), terms, 0)
+        x = xp.moveaxis(terms.sum(-1), -1, dim)
+    return x
+
+
+def apply_transposed(x, matrices):
+    """Each of the last len(matrices) dims of the Tensor x through its (out, size) matrix transposed."""
+    for dim, matrix in zip(range(-len(matrices), 0), matrices):
+        x = (x.transpose(dim, -1) @ matrix).transpose(dim, -1)
     return x
 
 
@@ -59,25 +87,17 @@ class Separable(Op):
 
     @staticmethod
     def forward(xp, x, matrices):
-        dtype = x.dtype if x.dtype.kind in "fc" else np.float64
-        out = apply_matrices(xp, x.astype(dtype), [xp.asarray(m, dtype=dtype) for m in matrices])
+        out = apply_sparse(xp, x.astype(x.dtype if x.dtype.kind in "fc" else np.float64), matrices)
         return out if out.dtype == x.dtype else xp.round(out).astype(x.dtype)
 
     formula = "grad_self = grad through the transposed per-dimension matrices of the forward (a linear map)"
     @staticmethod
     def vjp(ctx, grad):
-        return (apply_matrices(_TensorLib, grad, _constants(grad, ctx.matrices), transpose=True),)
+        return (apply_transposed(grad, _constants(grad, [m.dense for m in ctx.matrices])),)
 
     @classmethod
     def jvp(cls, ctx, x_t):
         return cls.apply(x_t, matrices=ctx.matrices)
-
-
-class _TensorLib:
-    """xp's swapaxes and matmul, spelled with ndgrad ops, so rules share apply_matrices with forward."""
-
-    swapaxes = staticmethod(lambda x, a, b: x.transpose(a, b))
-    matmul = staticmethod(lambda x, y: x @ y)
 
 
 def _constants(like, matrices):
@@ -88,10 +108,8 @@ def _constants(like, matrices):
 
 
 def selection_matrix(sources, size):
-    """The (len(sources), size) matrix that picks input position sources[o] for output position o."""
-    matrix = np.zeros((len(sources), size))
-    matrix[np.arange(len(sources)), sources] = 1.0
-    return matrix
+    """The (len(sources), size) SparseMatrix that picks input position sources[o] for output position o."""
+    return SparseMatrix(sources, 1.0, size)
 
 
 def check(condition, message, error=RuntimeError):

@@ -9,7 +9,7 @@ import math
 from ndgrad._argument_parser import parses
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.arithmetic import abs
-from ndgrad.ops.comparison import logical_and, where
+from ndgrad.ops.comparison import logical_and, logical_or, where
 from ndgrad.ops.special import erfc, special_functions
 from ndgrad.ops.transcendental import Sigmoid, exp, sigmoid
 from ndgrad.ops.trigonometric import tanh
@@ -30,16 +30,17 @@ class Relu(Op):
     def forward(xp, x):
         return xp.maximum(x, 0)
 
-    formula = "grad_self = grad * (result > 0)"
+    # NOTE: zeroed where result <= 0, as PyTorch's threshold_backward: relu(nan) = nan passes the gradient on.
+    formula = "grad_self = where(result <= 0, 0, grad)"
     @staticmethod
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
-        return (grad * (result > 0),)
+        return (where(result <= 0, 0.0, grad),)
 
     @staticmethod
     def jvp(ctx, x_t):
         (result,) = ctx.saved_tensors
-        return x_t * (result > 0)
+        return where(result <= 0, 0.0, x_t)
 
 
 class Hardtanh(Op):
@@ -52,16 +53,16 @@ class Hardtanh(Op):
     def forward(xp, x, min_val=-1.0, max_val=1.0):
         return xp.clip(x, min_val, max_val).astype(x.dtype, copy=False)  # integer tensors stay integer
 
-    formula = "grad_self = grad * (min_val < self < max_val)"
+    formula = "grad_self = where(self <= min_val or self >= max_val, 0, grad)"
     @staticmethod
     def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (grad * logical_and(x > ctx.min_val, x < ctx.max_val),)
+        return (Hardtanh.jvp(ctx, grad),)
 
     @staticmethod
     def jvp(ctx, x_t):
         (x,) = ctx.saved_tensors
-        return x_t * logical_and(x > ctx.min_val, x < ctx.max_val)
+        # NOTE: zeroed at and beyond both ends, as PyTorch's hardtanh_backward: NaN passes the gradient on.
+        return where(logical_or(x <= ctx.min_val, x >= ctx.max_val), 0.0, x_t)
 
 
 class LeakyRelu(Op):
@@ -124,16 +125,16 @@ class Elu(Op):
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0):
         return xp.where(x > 0, x * scale, xp.expm1(x * input_scale) * (alpha * scale))
 
-    formula = "grad_self = where(self > 0, grad * scale, grad * alpha * scale * input_scale * exp(self * input_scale))"
+    formula = "grad_self = elu_backward(grad, self)"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        negative_side = grad * exp(x * ctx.input_scale) * (ctx.alpha * ctx.scale * ctx.input_scale)
-        return (where(x > 0, grad * ctx.scale, negative_side),)
+        return (_elu_backward(ctx, grad, x, is_result=False),)
 
     @staticmethod
     def jvp(ctx, x_t):
-        return Elu.vjp(ctx, x_t)[0]  # elementwise: the tangent goes through the gradient's formula
+        (x,) = ctx.saved_tensors
+        return _elu_backward(ctx, x_t, x, is_result=False)
 
 
 class Celu(Elu):
@@ -149,7 +150,7 @@ class EluInPlace(Elu):
     node_name = "EluBackward1"
     saves = ("result",)
 
-    formula = "grad_self = where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))"
+    formula = "grad_self = elu_backward(grad, result)"
     @staticmethod
     def vjp(ctx, grad):
         if ctx.alpha < 0:  # the result's sign no longer tells which side x was on
@@ -159,8 +160,7 @@ class EluInPlace(Elu):
                 "version instead."
             )
         (result,) = ctx.saved_tensors
-        negative_side = grad * (result + ctx.alpha * ctx.scale) * ctx.input_scale  # alpha e^x = result + alpha
-        return (where(result > 0, grad * ctx.scale, negative_side),)
+        return (_elu_backward(ctx, grad, result, is_result=True),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -172,6 +172,44 @@ class CeluInPlace(EluInPlace):
 
     name = "celu_"
     node_name = "CeluBackward1"
+
+
+def _elu_backward(ctx, grad, x, is_result):
+    return EluBackward.apply(grad, x, alpha=ctx.alpha, scale=ctx.scale, input_scale=ctx.input_scale,
+                             is_result=is_result)
+
+
+class EluBackward(Op):
+    """grad times elu's slope in one step, as PyTorch's elu_backward, with PyTorch's own derivatives: the slope
+    changes only where x < 0 (not at 0, nor at NaN, which takes the positive side's slope). ``x`` is elu's result
+    where ``is_result`` (the in-place forms), else its input."""
+
+    saves = ("grad", "x")
+
+    @staticmethod
+    def forward(xp, grad, x, alpha, scale, input_scale, is_result):
+        if is_result:  # alpha * scale * e^(input_scale x) = result + alpha * scale
+            negative_slope = (x + alpha * scale) * input_scale
+        else:  # x clipped at 0: the positive side's exp would overflow, and is not used
+            negative_slope = xp.exp(xp.minimum(x, 0) * input_scale) * (alpha * scale * input_scale)
+        return xp.where(x <= 0, grad * negative_slope, grad * scale)
+
+    formula = "grad_grad_output = elu_backward(grad, self); grad_self = elu_double_backward(grad, grad_output, self)"
+    @staticmethod
+    def vjp(ctx, grad_grad):
+        grad, x = ctx.saved_tensors
+        return _elu_backward(ctx, grad_grad, x, ctx.is_result), _elu_double_backward(ctx, grad_grad, grad, x)
+
+    @staticmethod
+    def jvp(ctx, grad_t, x_t):
+        grad, x = ctx.saved_tensors
+        return _elu_backward(ctx, grad_t, x, ctx.is_result) + _elu_double_backward(ctx, x_t, grad, x)
+
+
+def _elu_double_backward(ctx, grad_grad, grad, x):
+    """The derivative of elu_backward in x, times grad_grad: nonzero only where x < 0."""
+    scaled = grad_grad * grad * ctx.input_scale
+    return (scaled if ctx.is_result else _elu_backward(ctx, scaled, x, False)) * (x < 0)
 
 
 class Gelu(Op):
@@ -314,13 +352,13 @@ class Hardswish(Op):
     formula = "grad_self = grad * (0 if self <= -3, self / 3 + 0.5 if self < 3, else 1)"
     @staticmethod
     def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        return (where(x <= -3, 0.0, where(x < 3, grad * (x / 3 + 0.5), grad)),)
+        return (Hardswish.jvp(ctx, grad),)
 
     @staticmethod
     def jvp(ctx, x_t):
         (x,) = ctx.saved_tensors
-        return where(x <= -3, 0.0, where(x < 3, x_t * (x / 3 + 0.5), x_t))
+        # NOTE: the slope first, then the product: differentiated in grad, no piece left out meets inf * 0
+        return x_t * where(x <= -3, 0.0, where(x < 3, x / 3 + 0.5, 1.0))
 
 
 class LogSigmoid(Op):

@@ -152,7 +152,8 @@ class Div(Op):
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        return (grad / conjugate(y) if need_x else None), (-grad * (x / (y * y)).conj() if need_y else None)
+        # NOTE: x / y / y, as PyTorch's, not x / y^2: differentiated again at x = 0, y = inf it meets no 0 * inf
+        return (grad / conjugate(y) if need_x else None), (-grad * (x / y / y).conj() if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -284,16 +285,18 @@ class PowTensor(Op):
     def vjp(ctx, grad):
         x, y, result = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        grad_x = grad * (y * x ** (y - 1)).conj() if need_x else None
-        # NOTE: 0 ** y has no log; PyTorch defines that gradient as 0 where y >= 0, and so do we.
-        grad_y = where(_zero_base(x, y), 0.0, grad * (result * log(x)).conj()) if need_y else None
+        # NOTE: as PyTorch's, x ** 0 has gradient 0 for x even at x = 0 (where y * x ** (y - 1) is 0 * inf), and
+        # 0 ** y has none for y where y >= 0 (log(0) = -inf). The second mask sits inside the product, so that
+        # differentiating it again in grad gives 0 there too, as PyTorch's does.
+        grad_x = where(y == 0, 0.0, grad * (y * x ** (y - 1)).conj()) if need_x else None
+        grad_y = grad * where(_zero_base(x, y), 0.0, (result * log(x)).conj()) if need_y else None
         return grad_x, grad_y
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
         x, y, result = ctx.saved_tensors
         x_part = where(y == 0, 0.0, x_t * y * x ** (y - 1))
-        return x_part + where(_zero_base(x, y), 0.0, y_t * result * log(x))
+        return x_part + y_t * where(_zero_base(x, y), 0.0, result * log(x))
 
 
 def _zero_base(x, y):

@@ -207,9 +207,9 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     if weight is not None:
         check_castable(input, weight)
     no_complex_kernel("binary_cross_entropy", input)
-    data = input._data
-    if data.size and not bool(((data >= 0) & (data <= 1)).all()):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    for name, data in (("input", input._data), ("target", target._data)):  # NaN is outside too, as in torch
+        if data.size and not bool(((data >= 0) & (data <= 1)).all()):
+            raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     if weight is not None:
         weight = weight.expand(np.broadcast_shapes(tuple(target.shape), tuple(weight.shape)))
     return BinaryCrossEntropy.apply(input, target, reduction=reduction, weight=array_of(weight, input))

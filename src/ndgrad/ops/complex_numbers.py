@@ -140,12 +140,8 @@ class Polar(Op):
     @staticmethod
     def jvp(ctx, abs_t, angle_t):
         angle, result = ctx.saved_tensors
-        return _unit(angle) * abs_t + result * 1j * angle_t
-
-
-def _unit(angle):
-    """exp(i angle), differentiable."""
-    return Complex.apply(angle.cos(), angle.sin())
+        # NOTE: in real and imaginary parts, as PyTorch's: a complex product by i would meet inf * 0 at abs = inf
+        return Complex.apply(abs_t * angle.cos() - angle_t * imag(result), abs_t * angle.sin() + angle_t * real(result))
 
 
 # ---- functions of complex numbers --------------------------------------------------------------------------------
@@ -154,7 +150,13 @@ class Angle(FloatUnary):
 
     name = "angle"
     saves = ("x",)
-    forward = staticmethod(lambda xp, x: xp.angle(x).astype(x.real.dtype, copy=False))
+
+    @staticmethod
+    def forward(xp, x):
+        angle = xp.angle(x)
+        if x.dtype.kind != "c":  # NOTE: NumPy's angle(-0.) is arctan2(0, -0.) = pi; PyTorch's is pi only for x < 0
+            angle = xp.where(x == 0, 0, angle)
+        return angle.astype(x.real.dtype, copy=False)
 
     formula = "grad_self = grad * 1j * self / |self|^2  (0 at 0; zeros for a real self)"
     @staticmethod

@@ -123,16 +123,19 @@ class Convolution(Op):
         n, kernel = x.shape[0], weight.shape[2:]
         if not transposed:
             cols = _im2col(xp, x, kernel, dilation, padding, stride)  # (N, C_in K, L)
-            cols = cols.reshape(n, groups, -1, cols.shape[-1])
+            cols = cols.reshape(n, groups, cols.shape[1] // groups, cols.shape[-1])
             out = xp.matmul(weight.reshape(groups, weight.shape[0] // groups, -1), cols)  # (N, G, C_out/G, L)
             sizes = _out_sizes(x.shape[2:], kernel, dilation, padding, stride)
         else:
             sizes = _transposed_sizes(x.shape[2:], kernel, dilation, padding, stride, output_padding)
             w = weight.reshape(groups, weight.shape[0] // groups, -1)  # (G, C_in/G, C_out/G K)
-            cols = xp.matmul(w.transpose(0, 2, 1), x.reshape(n, groups, w.shape[1], -1))  # (N, G, C_out/G K, L)
-            out = _col2im(xp, cols.reshape(n, -1, cols.shape[-1]), sizes, kernel, dilation, padding, stride,
-                          positions=x.shape[2:])
-        out = out.reshape(n, -1, *sizes)
+            # NOTE: sizes spelled out, not -1, in every reshape here: with no samples (n = 0) there is nothing to
+            # infer them from
+            columns = x.reshape(n, groups, w.shape[1], math.prod(x.shape[2:]))
+            cols = xp.matmul(w.transpose(0, 2, 1), columns)  # (N, G, C_out/G K, L)
+            out = _col2im(xp, cols.reshape(n, groups * cols.shape[2], cols.shape[-1]), sizes, kernel, dilation,
+                          padding, stride, positions=x.shape[2:])
+        out = out.reshape(n, weight.shape[1] * groups if transposed else weight.shape[0], *sizes)
         if bias is not None:
             out += bias.reshape(-1, *(1,) * len(sizes))
         return out
@@ -147,13 +150,13 @@ class Convolution(Op):
         needs = ctx.needs_input_grad
         grad_x = grad_weight = grad_bias = None
         if not ctx.transposed:
-            grad_groups = grad.reshape(n, g, w.shape[1], -1)  # (N, G, C_out/G, L)
+            grad_groups = grad.reshape(n, g, w.shape[1], math.prod(grad.shape[2:]))  # (N, G, C_out/G, L)
             if needs[0]:
-                cols = (w.transpose(1, 2) @ grad_groups).reshape(n, -1, grad_groups.shape[-1])
+                cols = (w.transpose(1, 2) @ grad_groups).reshape(n, g * w.shape[2], grad_groups.shape[-1])
                 grad_x = Col2Im.apply(cols, output_size=x.shape[2:], **args)
             if needs[1]:
                 cols = Im2Col.apply(x, **args)
-                cols = cols.reshape(n, g, w.shape[2], -1).transpose(2, 3)
+                cols = cols.reshape(n, g, w.shape[2], cols.shape[-1]).transpose(2, 3)
                 grad_weight = (grad_groups @ cols).sum(0).reshape(weight.shape)
         else:
             # NOTE: output_padding takes the place of the high padding: the windows run over grad and only the rest
@@ -164,11 +167,11 @@ class Convolution(Op):
                 else grad
             args["padding"] = tuple((lo, max(hi - extra, 0)) for extra, (lo, hi) in extras)
             cols = Im2Col.apply(windowed, **args)  # (N, C_out K, L_in)
-            cols = cols.reshape(n, g, w.shape[2], -1)
+            cols = cols.reshape(n, g, w.shape[2], cols.shape[-1])
             if needs[0]:
                 grad_x = (w @ cols).reshape(x.shape)
             if needs[1]:
-                x_groups = x.reshape(n, g, w.shape[1], -1)
+                x_groups = x.reshape(n, g, w.shape[1], math.prod(x.shape[2:]))
                 grad_weight = (x_groups @ cols.transpose(2, 3)).sum(0).reshape(weight.shape)
         if len(needs) > 2 and needs[2]:
             grad_bias = grad.sum((0, *range(2, grad.ndim)))

@@ -7,13 +7,14 @@ from ndgrad._device import namespace_of
 from ndgrad._dtype import can_cast, int64, promote_types
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
-from ndgrad.ops._checks import constant_like
+from ndgrad.ops._checks import constant_like, zeros_like_grad
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.dropout import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
 from ndgrad.ops.gather_scatter import IndexAdd, IndexSelect
 from ndgrad.ops.linalg import matmul
 from ndgrad.ops.reduction import LinalgVectorNorm, norm
+from ndgrad.ops.rounding import nan_keeping_sign
 
 # torch.embedding takes other arguments than F.embedding: not at top level
 __all__ = ["cosine_similarity", "pairwise_distance", "pdist", "bilinear"]
@@ -35,7 +36,9 @@ class Trilinear(Op):
 
     @staticmethod
     def forward(xp, x1, weight, x2):
-        return xp.einsum("bi,kij,bj->bk", x1, weight, x2)
+        # NOTE: in PyTorch's order, x1 with weight over i, then with x2 over j: where the inputs hold infinities,
+        # which products meet inf * 0 (NaN) depends on it
+        return xp.einsum("bkj,bj->bk", xp.einsum("bi,kij->bkj", x1, weight), x2)
 
     formula = "grad_input1 = sum_k grad[:, k] weight[k] input2; grad_input2, grad_weight likewise (bilinear)"
     @staticmethod
@@ -46,7 +49,7 @@ class Trilinear(Op):
         k, i, j = weight.shape
         grad_x1 = grad_x2 = grad_weight = None
         if need_x1:  # sum_k grad[b, k] (weight[k] @ x2[b])[i]
-            weight_x2 = matmul(weight.reshape(k * i, j), x2.t()).reshape(k, i, -1).transpose(1, 2)  # (k, b, i)
+            weight_x2 = matmul(weight.reshape(k * i, j), x2.t()).reshape(k, i, len(x2)).transpose(1, 2)  # (k, b, i)
             grad_x1 = (grad_k * weight_x2).sum(0)
         if need_x2:
             grad_x2 = (grad_k * matmul(x1, weight)).sum(0)  # x1 @ weight[k]: (k, b, j)
@@ -114,9 +117,9 @@ class Pdist(Op):
         """d distance / d difference for each pair, 0 where the distance is 0 (torch's _pdist_backward)."""
         p, distance = ctx.p, distance.unsqueeze(1)
         if p == 0:
-            return difference * 0
+            return zeros_like_grad(difference)  # not difference * 0, which is NaN where it is infinite
         if p == 1:
-            return difference.sign()
+            return nan_keeping_sign(difference)
         if p == math.inf:
             return difference.sign() * (difference.abs() == distance)
         if p < 2:

@@ -188,7 +188,7 @@ def matmul(input, other):
         return mm(input, other)
     if a >= 3 and b <= 2:
         # Fold the batch dims into the rows: one big mm (or mv) instead of a batch of small ones.
-        folded = reshape(input, (-1, input.shape[-1]))
+        folded = reshape(input, (_prod(input.shape[:-1]), input.shape[-1]))  # not -1: a 0 there infers nothing
         product = mv(folded, other) if b == 1 else mm(folded, other)
         out_shape = input.shape[:-1] + (() if b == 1 else (other.shape[-1],))
         return UnsafeView.apply(product, shape=out_shape)
@@ -211,7 +211,8 @@ def _batched_matmul(input, other):
         raise broadcast_error(left.shape[:-2], right.shape[:-2]) from None  # names the batch dim that clashes
     left = _expand_to(left, batch + (n, k))
     right = _expand_to(right, batch + (k, m))
-    product = bmm(reshape(left, (-1, n, k)), reshape(right, (-1, k, m)))
+    count = _prod(batch)  # not -1: with a zero-size matrix there is nothing to infer it from
+    product = bmm(reshape(left, (count, n, k)), reshape(right, (count, k, m)))
     out_shape = batch + ((n,) if input.ndim > 1 else ()) + ((m,) if other.ndim > 1 else ())
     return UnsafeView.apply(product, shape=out_shape)
 

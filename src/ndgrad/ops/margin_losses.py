@@ -7,12 +7,11 @@ import numpy as np
 from ndgrad._device import array_namespace, namespace_of
 from ndgrad._dtype import int64
 from ndgrad.ops._checks import check_castable, no_complex_kernel
-from ndgrad.ops._loss_base import array_of, constant, reduce_array, reduced, reduction_argument, softplus_array, spread
+from ndgrad.ops._loss_base import array_of, constant, reduce_array, reduced, reduction_argument, spread
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import minimum, where
 from ndgrad.ops.joining import broadcast_tensors
 from ndgrad.ops.layers import pairwise_distance
-from ndgrad.ops.transcendental import sigmoid
 
 __all__ = []  # the names torch has at top level (torch.X)
 FUNCTIONAL = [
@@ -29,16 +28,19 @@ class SoftMarginLoss(Op):
     saves = ("x",)
     complex_autograd = False
 
+    # NOTE: log1p(exp(-target x)) as PyTorch writes it, not a stable softplus: like PyTorch's, the loss overflows
+    # to inf beyond -target x ~ 709 (float64), and the gradient, e / (1 + e), is NaN there and at infinities.
     @staticmethod
     def forward(xp, x, target, reduction):
-        return reduce_array(xp, softplus_array(xp, -target * x), reduction)
+        return reduce_array(xp, xp.log1p(xp.exp(-target * x)), reduction)
 
     @staticmethod
     def partial(ctx, x):
         target = constant(ctx.target)
-        return -target * sigmoid(-target * x)
+        e = (-target * x).exp()
+        return -target * e / (e + 1)
 
-    formula = "grad_self = grad * -target * sigmoid(-target * self) (/ numel for 'mean')"
+    formula = "grad_self = grad * -target * e / (1 + e), e = exp(-target * self) (/ numel for 'mean')"
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
@@ -91,11 +93,12 @@ class MultiMarginLoss(Op):
         rows = _rows(x)
         hinge = _hinge(array_namespace(x.device), rows._data, ctx.target, ctx.margin)
         scale = (1.0 if ctx.weight is None else ctx.weight[ctx.target][:, None]) / rows.shape[1]
-        active = constant(((hinge > 0) * scale).astype(rows._data.dtype))
+        active = hinge > 0
+        weights = constant((active * scale).astype(rows._data.dtype))
         if ctx.p == 1:
-            return active
+            return weights
         picked = rows.gather(1, constant(ctx.target[:, None]))
-        return 2 * (ctx.margin - picked + rows) * active
+        return where(constant(active), 2 * (ctx.margin - picked + rows), 0.0) * weights  # no NaN * 0 where inactive
 
     formula = "grad_self = grad * p margin^(p-1) at each violating class, minus their sum at the target"
     @staticmethod
@@ -116,7 +119,8 @@ class MultiMarginLoss(Op):
 def _hinge(xp, rows, target, margin):
     """max(0, margin - x[y] + x[i]) on (N, C) rows, 0 at each row's own class y."""
     picked = xp.take_along_axis(rows, target[:, None], axis=1)
-    hinge = xp.maximum(margin - picked + rows, 0)
+    violation = margin - picked + rows
+    hinge = xp.where(violation > 0, violation, 0)  # NOTE: as PyTorch's kernel, a NaN term adds nothing
     hinge[xp.arange(len(target)), target] = 0
     return hinge
 

@@ -36,6 +36,20 @@ def _low(xp, dtype):
 
 
 # ---- max pooling ----------------------------------------------------------------------------------------------
+def _windows(xp, x, fill, kernel_size, stride, padding, dilation, out_size):
+    """x's pooling windows over its last len(kernel_size) dims, padded with ``fill``, as (..., *out_size, cells);
+    and whether any cell is padding."""
+    nd = len(kernel_size)
+    sizes = x.shape[-nd:]
+    spans = [d * (k - 1) + 1 for k, d in zip(kernel_size, dilation)]
+    extents = [(o - 1) * s + span for o, s, span in zip(out_size, stride, spans)]
+    pad = [(0, 0)] * (x.ndim - nd) + [(p, max(0, e - p - n)) for p, e, n in zip(padding, extents, sizes)]
+    padded = xp.pad(x, pad, constant_values=fill)[(Ellipsis, *(slice(0, e) for e in extents))]
+    windows = xp.lib.stride_tricks.sliding_window_view(padded, spans, axis=tuple(range(-nd, 0)))
+    windows = windows[(Ellipsis, *(slice(None, None, s) for s in stride), *(slice(None, None, d) for d in dilation))]
+    return windows.reshape(x.shape[:-nd] + tuple(out_size) + (math.prod(kernel_size),)), any(map(any, pad))
+
+
 class MaxPool2DWithIndices(Op):
     """torch.nn.functional.max_pool2d: each window's maximum (the first, at ties) and its index in its plane."""
 
@@ -45,23 +59,19 @@ class MaxPool2DWithIndices(Op):
 
     @staticmethod
     def forward(xp, x, kernel_size, stride, padding, dilation, out_size):
-        nd = len(kernel_size)
-        sizes = x.shape[-nd:]
-        spans = [d * (k - 1) + 1 for k, d in zip(kernel_size, dilation)]
-        extents = [(o - 1) * s + span for o, s, span in zip(out_size, stride, spans)]
-        pad = [(0, 0)] * (x.ndim - nd) + [(p, max(0, e - p - n)) for p, e, n in zip(padding, extents, sizes)]
-        padded = xp.pad(x, pad, constant_values=_low(xp, x.dtype))[(Ellipsis, *(slice(0, e) for e in extents))]
-        windows = xp.lib.stride_tricks.sliding_window_view(padded, spans, axis=tuple(range(-nd, 0)))
-        steps = (*(slice(None, None, s) for s in stride), *(slice(None, None, d) for d in dilation))
-        windows = windows[(Ellipsis, *steps)]
-        windows = windows.reshape(x.shape[:-nd] + tuple(out_size) + (math.prod(kernel_size),))
+        nd, low = len(kernel_size), _low(xp, x.dtype)
+        window = (kernel_size, stride, padding, dilation, out_size)
+        windows, padded = _windows(xp, x, low, *window)
         local = xp.argmax(windows, axis=-1)  # NOTE: the first maximum, as torch's strict > scan
         result = xp.take_along_axis(windows, local[..., None], axis=-1)[..., 0]
+        if padded and (result == low).any():  # NOTE: all -inf: torch keeps the window's first cell in the input
+            inside = _windows(xp, xp.ones(x.shape[-nd:], bool), False, *window)[0]
+            local = xp.where(result == low, xp.argmax(inside & (windows == low), axis=-1), local)
         index = 0
         for dim, offset in enumerate(xp.unravel_index(local, kernel_size)):
             start = (xp.arange(out_size[dim]) * stride[dim] - padding[dim]).reshape(
                 tuple(out_size[dim] if d == dim else 1 for d in range(nd)))
-            index = index * sizes[dim] + start + offset * dilation[dim]
+            index = index * x.shape[x.ndim - nd + dim] + start + offset * dilation[dim]
         return result, xp.asarray(index, dtype=xp.int64)
 
     formula = "grad_self = zeros(self.shape) with grad scattered to the argmax indices"
@@ -220,9 +230,11 @@ class FractionalMaxPool2D(MaxPool2DWithIndices):
             shape = [planes] + [1] * (2 * nd)
             shape[1 + dim], shape[1 + nd + dim] = out, kernel
             index = index * size + (starts[:, :, None] + xp.arange(kernel)).reshape(shape)
-        index = index.reshape((planes,) + tuple(out_size) + (-1,))
+        # NOTE: sizes spelled out, not -1: with no planes (an empty batch) there is nothing to infer them from
+        index = index.reshape((planes,) + tuple(out_size) + (math.prod(kernel_size),))
         flat = x.reshape(planes, math.prod(sizes))
-        windows = xp.take_along_axis(flat, index.reshape(planes, -1), axis=1).reshape(index.shape)
+        windows = xp.take_along_axis(flat, index.reshape(planes, math.prod(index.shape[1:])), axis=1)
+        windows = windows.reshape(index.shape)
         local = xp.argmax(windows, axis=-1)[..., None]  # NOTE: the first maximum, NaN wins, as torch's scan
         result = xp.take_along_axis(windows, local, axis=-1)[..., 0]
         indices = xp.take_along_axis(index, local, axis=-1)[..., 0]

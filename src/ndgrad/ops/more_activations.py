@@ -10,7 +10,7 @@ from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import logical_and, where
 from ndgrad.ops.joining import cat
 from ndgrad.ops.shape import wrap_dim
-from ndgrad.ops.transcendental import sigmoid
+from ndgrad.ops.transcendental import SigmoidBackward, sigmoid
 
 __all__ = ["threshold", "threshold_", "hardshrink", "prelu", "rrelu", "rrelu_"]  # torch has these at top level
 FUNCTIONAL = ["threshold", "threshold_", "hardshrink", "softshrink", "prelu", "rrelu", "rrelu_", "glu"]
@@ -91,14 +91,43 @@ class PreluKernel(Op):
     def vjp(ctx, grad):
         x, weight = ctx.saved_tensors
         need_x, need_weight = ctx.needs_input_grad
-        positive = x > 0
-        return (where(positive, grad, weight * grad) if need_x else None,
-                where(positive, 0.0, x * grad) if need_weight else None)  # the engine sums to weight's shape
+        grad_x, grad_weight = PreluKernelBackward.apply(grad, x, weight)  # the engine sums to weight's shape
+        return (grad_x if need_x else None), (grad_weight if need_weight else None)
 
     @staticmethod
     def jvp(ctx, x_t, weight_t):
         x, weight = ctx.saved_tensors
         return where(x >= 0, x_t, weight * x_t + weight_t * x)  # NOTE: at 0 the positive side, as torch's jvp
+
+
+class PreluKernelBackward(Op):
+    """prelu's two gradients in one step, as PyTorch's _prelu_kernel_backward, with PyTorch's derivatives: those
+    take x = 0 as the positive side (the gradients themselves take it as the negative one)."""
+
+    outputs = ("grad_self", "grad_weight")
+    saves = ("grad", "x", "weight")
+
+    @staticmethod
+    def forward(xp, grad, x, weight):
+        positive = x > 0
+        return xp.where(positive, grad, weight * grad), xp.where(positive, 0, x * grad).astype(grad.dtype)
+
+    formula = ("grad_grad_output = where(self >= 0, gg_self, gg_self * weight + gg_weight * self); "
+               "grad_self = where(self >= 0, 0, grad_output * gg_weight); "
+               "grad_weight = where(self >= 0, 0, grad_output * gg_self)")
+    @staticmethod
+    def vjp(ctx, grad_grad_x, grad_grad_weight):
+        grad, x, weight = ctx.saved_tensors
+        not_negative = x >= 0
+        return (where(not_negative, grad_grad_x, grad_grad_x * weight + grad_grad_weight * x),
+                where(not_negative, 0.0, grad * grad_grad_weight), where(not_negative, 0.0, grad * grad_grad_x))
+
+    @staticmethod
+    def jvp(ctx, grad_t, x_t, weight_t):
+        grad, x, weight = ctx.saved_tensors
+        positive = x > 0
+        return (where(positive, grad_t, weight * grad_t + weight_t * grad),
+                where(positive, 0.0, x_t * grad + x * grad_t))
 
 
 class RreluWithNoise(Op):
@@ -145,7 +174,8 @@ class Glu(Op):
         (x,) = ctx.saved_tensors
         a, b = x.chunk(2, ctx.dim)
         gate = sigmoid(b)
-        return (cat([grad * gate, grad * a * gate * (1 - gate)], ctx.dim),)
+        # NOTE: sigmoid's slope in one step (SigmoidBackward): differentiated again, one term, not inf - inf
+        return (cat([grad * gate, SigmoidBackward.apply(grad * a, gate)], ctx.dim),)
 
     @staticmethod
     def jvp(ctx, x_t):

@@ -1,5 +1,6 @@
 """Normalisation ops: layer_norm, rms_norm, batch_norm, group_norm, instance_norm, normalize, local_response_norm."""
 
+import math
 
 import numpy as np
 
@@ -99,16 +100,16 @@ class NativeBatchNorm(Op):
             xhat = (x - running_mean.reshape(shape)) * rstd.astype(x.dtype)
         return _affine(xp, xhat.astype(x.dtype), weight, bias, shape)
 
-    formula = "grad_input = rstd * (g - mean(g) - xhat * mean(g xhat)), g = grad * weight; grad_bias = sum(grad)"
+    formula = "grad_input = rstd * (grad - mean(grad) - xhat * mean(grad xhat)) * weight; grad_bias = sum(grad)"
     @staticmethod
     def vjp(ctx, grad):
         x, weight = ctx.saved_tensors
         xhat, rstd, axes = _batch_xhat(ctx, x)
         need_x, need_w, need_b = ctx.needs_input_grad
-        g = grad if weight is None else grad * weight.reshape(_channel_shape(x))
         grad_x = None
-        if need_x:
-            grad_x = _xhat_backward(g, xhat, rstd, axes) if ctx.training else g * rstd
+        if need_x:  # NOTE: the channel's weight last, as PyTorch's: an infinite weight then meets no inf - inf
+            grad_x = _xhat_backward(grad, xhat, rstd, axes) if ctx.training else grad * rstd
+            grad_x = grad_x if weight is None else grad_x * weight.reshape(_channel_shape(x))
         return (grad_x, (grad * xhat).sum(axes) if need_w else None, grad.sum(axes) if need_b else None)
 
     @staticmethod
@@ -132,6 +133,11 @@ def _batch_xhat(ctx, x):
     return (x - mean) * rstd, rstd, axes
 
 
+def _group_size(shape, num_groups):
+    """The elements of one sample's group, spelled out: with no samples there is nothing to infer a -1 from."""
+    return math.prod(shape[1:]) // num_groups
+
+
 class NativeGroupNorm(Op):
     """F.group_norm: channels split into ``num_groups`` groups, each normalised over its channels and the rest."""
 
@@ -140,7 +146,7 @@ class NativeGroupNorm(Op):
 
     @staticmethod
     def forward(xp, x, weight, bias, num_groups, eps):
-        groups = x.reshape(x.shape[0], num_groups, -1)
+        groups = x.reshape(x.shape[0], num_groups, _group_size(x.shape, num_groups))
         xhat = _stats(xp, groups, (2,), eps).reshape(x.shape)
         return _affine(xp, xhat, weight, bias, (1, x.shape[1]) + (1,) * (x.ndim - 2))
 
@@ -170,7 +176,7 @@ class NativeGroupNorm(Op):
 
 
 def _group_xhat(ctx, x):
-    groups = x.reshape(x.shape[0], ctx.num_groups, -1)
+    groups = x.reshape(x.shape[0], ctx.num_groups, _group_size(x.shape, ctx.num_groups))
     centred, rstd = _xhat(groups, (2,), ctx.eps)
     return groups, centred * rstd, rstd
 

@@ -13,7 +13,7 @@ from ndgrad._argument_parser import parses
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import REDUCTION
 from ndgrad.ops._pool_windows import adaptive_size, adaptive_windows, pool_arguments, require_float, single
-from ndgrad.ops._separable import Separable, as_tuple, check
+from ndgrad.ops._separable import Separable, SparseMatrix, as_tuple, check
 from ndgrad.ops.max_pooling import max_pool1d, max_pool2d, max_pool3d
 
 __all__ = ["avg_pool1d", "adaptive_avg_pool1d"]
@@ -37,10 +37,7 @@ class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
 
 def _adaptive_average_matrix(size, out):
     positions, valid = adaptive_windows(size, out)
-    matrix = np.zeros((out, size))
-    np.add.at(matrix, (np.broadcast_to(np.arange(out)[:, None], positions.shape), positions),
-              valid / valid.sum(axis=1, keepdims=True))
-    return matrix
+    return SparseMatrix(positions, 1 / valid.sum(axis=1, keepdims=True), size, valid)
 
 
 def _adaptive_avg_pool(op, nd, input, output_size):
@@ -87,15 +84,15 @@ class AvgPool3D(AvgPool2D):
 
 
 def _average_matrix(size, kernel, stride, padding, out, count_include_pad, divisor):
-    """The (out, size) matrix of one dim of avg pooling; ``divisor``: this dim's share of divisor_override."""
-    matrix = np.zeros((out, size))
-    for o in range(out):
-        start = o * stride - padding
-        end = min(start + kernel, size + padding)
-        count = end - start
-        start, end = max(start, 0), min(end, size)
-        matrix[o, start:end] = 1.0 / (divisor or (count if count_include_pad else end - start))
-    return matrix
+    """The (out, size) SparseMatrix of one dim of avg pooling; ``divisor``: this dim's share of divisor_override."""
+    start = np.arange(out) * stride - padding
+    end = np.minimum(start + kernel, size + padding)
+    count = end - start  # the window with its padding
+    start, end = np.maximum(start, 0), np.minimum(end, size)
+    positions = start[:, None] + np.arange(kernel)
+    valid = positions < end[:, None]
+    weights = 1.0 / np.broadcast_to(divisor or (count if count_include_pad else end - start), (out,))
+    return SparseMatrix(np.where(valid, positions, 0), weights[:, None], size, valid)
 
 
 def _avg_pool(op, nd, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):

@@ -4,9 +4,11 @@ multi_dot and matrix_power, built from mm/bmm/mul and shape ops as PyTorch build
 import math
 
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
+from ndgrad.ops._checks import zeros_like_grad
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.complex_numbers import conjugate
 from ndgrad.ops.linalg import bmm, mm, mv
+from ndgrad.ops.rounding import nan_keeping_sign
 from ndgrad.ops.shape import UnsafeView, permute, reshape, wrap_dim
 
 __all__ = [
@@ -56,7 +58,7 @@ def _times(tensor, factor):
 def _beta_input_plus_alpha_product(input, product, beta, alpha):
     """beta * input + alpha * product on raw arrays; with beta = 0 the input is ignored (its NaN does not spread)."""
     product = product if alpha == 1 else alpha * product
-    return product + input * beta if beta != 0 else product + 0 * product
+    return product + input * beta if beta != 0 else product  # not product + 0 * product: 0 * inf is NaN
 
 
 class Addmm(Op):
@@ -234,8 +236,8 @@ class Cdist(Op):
     @staticmethod
     def forward(xp, x1, x2, p):
         diff = xp.abs(x1[..., :, None, :] - x2[..., None, :, :])
-        if p == 0:
-            return (diff != 0).sum(-1).astype(diff.dtype)
+        if p == 0:  # NOTE: min(ceil(|d|), 1), as PyTorch's kernel: a NaN difference makes the count NaN
+            return xp.minimum(xp.ceil(diff), 1).sum(-1)
         if p == math.inf:
             return diff.max(-1) if diff.shape[-1] else diff.sum(-1)
         if p == 1:
@@ -266,9 +268,9 @@ def _cdist_weights(x1, x2, result, p):
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     dist = result.unsqueeze(-1)
     if p == 0:
-        return diff * 0
+        return zeros_like_grad(diff)  # not diff * 0, which is NaN where diff is infinite
     if p == 1:
-        return diff.sign()
+        return nan_keeping_sign(diff)
     if p == math.inf:
         return where(diff.abs() == dist, diff.sign(), 0.0)
     safe = where(dist == 0, 1.0, dist)

@@ -39,6 +39,12 @@ def _count(shape, dims):
     return math.prod(shape[d] for d in dims)
 
 
+def _spread_mean(grad, shape, count):
+    """grad / count spread over ``shape``. PyTorch divides after spreading, which only tells for an empty input:
+    the second derivative in grad is then a sum over no elements, 0, not 0 / 0."""
+    return grad.expand(shape) / count if count == 0 else (grad / count).expand(shape)
+
+
 def _contract(weights, x_t, dims, keepdim):
     """J x_t for a reduction whose outputs each read their own slice: d result / d x (the vjp at grad 1) times x_t,
     summed over the slice."""
@@ -104,7 +110,7 @@ class Mean(Op):
     @staticmethod
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
-        return ((grad / _count(shape, range(len(shape)))).expand(shape),)
+        return (_spread_mean(grad, shape, _count(shape, range(len(shape)))),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -125,7 +131,7 @@ class MeanDim(Op):
     @staticmethod
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
-        return ((_restore(grad, shape, ctx.dim, ctx.keepdim) / _count(shape, ctx.dim)).expand(shape),)
+        return (_spread_mean(_restore(grad, shape, ctx.dim, ctx.keepdim), shape, _count(shape, ctx.dim)),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -361,7 +367,9 @@ class Logsumexp(Op):
     @staticmethod
     def jvp(ctx, x_t):
         x, result = ctx.saved_tensors
-        return _contract((x - _restore(result, x.shape, ctx.dim, ctx.keepdim)).exp(), x_t, ctx.dim, ctx.keepdim)
+        tangent = _contract((x - _restore(result, x.shape, ctx.dim, ctx.keepdim)).exp(), x_t, ctx.dim, ctx.keepdim)
+        # NOTE: PyTorch's tangent is sum(exp(x) x_t) / sum(exp(x)): over no elements, 0 / 0
+        return tangent * math.nan if x.numel() == 0 else tangent
 
 
 class LinalgVectorNorm(Op):

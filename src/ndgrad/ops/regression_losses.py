@@ -10,6 +10,7 @@ from ndgrad.ops._loss_base import Pointwise, reduce_array, reduced, reduction_ar
 from ndgrad.ops._op import UNARY
 from ndgrad.ops.comparison import where
 from ndgrad.ops.joining import broadcast_tensors
+from ndgrad.ops.rounding import nan_keeping_sign
 
 __all__ = []  # the names torch has at top level (torch.X)
 FUNCTIONAL = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "poisson_nll_loss", "gaussian_nll_loss"]
@@ -43,7 +44,7 @@ class SmoothL1Loss(Pointwise):
 
     @staticmethod
     def partials(ctx, x, y):
-        d = (x - y).clamp(-ctx.beta, ctx.beta) / ctx.beta
+        d = _slope(x - y, ctx.beta) / ctx.beta
         return d, -d
 
 
@@ -60,8 +61,14 @@ class HuberLoss(Pointwise):
 
     @staticmethod
     def partials(ctx, x, y):
-        d = (x - y).clamp(-ctx.delta, ctx.delta)
+        d = _slope(x - y, ctx.delta)
         return d, -d
+
+
+def _slope(d, limit):
+    """d clamped to [-limit, limit], with PyTorch's derivative: 1 only strictly inside (so at |d| = limit the second
+    derivative is 0, as torch's double backward), and NaN where d is NaN."""
+    return where(d.abs() < limit, d, nan_keeping_sign(d) * limit)
 
 
 # ---- the functions users call -------------------------------------------------------------------------------

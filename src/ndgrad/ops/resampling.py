@@ -12,7 +12,7 @@ import numpy as np
 from ndgrad._argument_parser import alias, parses
 from ndgrad._warnings import warn
 from ndgrad.ops._op import SHAPE, Op
-from ndgrad.ops._separable import Separable, check, selection_matrix
+from ndgrad.ops._separable import Separable, SparseMatrix, check, selection_matrix
 
 __all__ = ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle"]
 FUNCTIONAL = [
@@ -31,7 +31,7 @@ class ConstantPadNd(Op):
     def forward(xp, x, pad, value):
         pairs = list(zip(pad[::2], pad[1::2]))[::-1]  # (before, after) for the last len(pad) // 2 dims, in order
         lead = x.ndim - len(pairs)
-        x = x[(slice(None),) * lead + tuple(slice(-min(b, 0), x.shape[lead + i] + min(a, 0) or None)
+        x = x[(slice(None),) * lead + tuple(slice(-min(b, 0), x.shape[lead + i] + min(a, 0))  # crops may leave 0
                                             for i, (b, a) in enumerate(pairs))]
         widths = [(0, 0)] * lead + [(max(b, 0), max(a, 0)) for b, a in pairs]
         return xp.pad(x, widths, constant_values=value)
@@ -305,11 +305,9 @@ def _source_positions(size, out, scale, align_corners):
 
 
 def _weights_matrix(size, out, sources, weights):
-    """The (out, size) matrix adding weights[o, j] at input position sources[o, j], clamped into the input."""
-    matrix = np.zeros((out, size))
-    rows = np.broadcast_to(np.arange(out)[:, None], sources.shape)
-    np.add.at(matrix, (rows, np.clip(sources, 0, size - 1)), weights)
-    return matrix
+    """The (out, size) SparseMatrix adding weights[o, j] times input position sources[o, j], clamped into the input
+    (each tap kept, as in PyTorch's kernels, even where two read one position or a weight is 0)."""
+    return SparseMatrix(np.clip(sources, 0, size - 1), weights, size)
 
 
 def _linear_matrix(size, out, scale, align_corners):

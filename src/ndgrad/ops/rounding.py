@@ -317,6 +317,12 @@ class NanToNum(Op):
 
 
 # ---- the functions users call --------------------------------------------------------------------------------------
+def nan_keeping_sign(input):
+    """sign(input), but NaN where input is NaN (torch.sign gives 0 there): the slope PyTorch's kernels use where a
+    piece of their derivative is a sign (distances of p = 1, the linear side of smooth_l1 and huber)."""
+    return where(input != input, input.detach(), sign(input))  # piecewise constant: no derivative at NaN either
+
+
 @parses("sign(Tensor input, *, Tensor out=None)")
 def sign(input):
     """-1, 0 or 1 by the sign of each element (see torch.sign)."""

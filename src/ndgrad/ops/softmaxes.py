@@ -12,9 +12,9 @@ FUNCTIONAL = ["softmax", "log_softmax", "softmin", "gumbel_softmax"]  # the name
 
 
 def _shifted(xp, x, dim):
-    """x minus its max along ``dim`` (0 where the max is infinite), so exp cannot overflow."""
-    largest = xp.max(x, axis=dim, keepdims=True) if x.size else xp.zeros_like(x)
-    return x - xp.where(xp.isinf(largest), 0, largest)
+    """x minus its max along ``dim``, so exp cannot overflow. As in PyTorch's kernels, an infinite max is not
+    special-cased: a slice holding +inf (or only -inf) becomes NaN."""
+    return x - xp.max(x, axis=dim, keepdims=True) if x.size else x
 
 
 class Softmax(Op):

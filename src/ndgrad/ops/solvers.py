@@ -212,7 +212,8 @@ def _least_squares_qr(xp, A, B):
     zero = xp.all(A == 0, axis=(-2, -1))  # LAPACK answers X = 0 for A = 0 rather than failing
     Q, R = xp.linalg.qr(A if m >= n else _adjoint(xp, A))
     pivots = xp.diagonal(R, axis1=-2, axis2=-1)
-    failed = xp.where(zero, 0, xp.where((pivots == 0).any(-1), (pivots != 0).argmin(-1) + 1, 0))
+    first_zero = (pivots != 0).argmin(-1) + 1 if pivots.shape[-1] else xp.zeros(pivots.shape[:-1], int)  # 0 x n
+    failed = xp.where(zero, 0, xp.where((pivots == 0).any(-1), first_zero, 0))
     raise_for_info("ndgrad.linalg.lstsq", failed, A.ndim > 2, lambda code: (
         "The least squares solution could not be computed because the input matrix does not have full rank (error "
         f"code: {code})."))

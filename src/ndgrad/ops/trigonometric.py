@@ -4,6 +4,7 @@ ndgrad.ops.transcendental, whose Tensor methods mixin inherits TrigonometricMeth
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import ABOVE_ONE, BINARY, UNIT, FloatUnary, Op
+from ndgrad.ops.comparison import where
 
 __all__ = [
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
@@ -139,7 +140,10 @@ class Atan2(Op):
     def vjp(ctx, grad):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
-        scale = grad / (x * x + y * y)
+        # NOTE: at the origin, where atan2 jumps, PyTorch's gradient is 0: it masks the reciprocal there, not the
+        # product (so differentiating again in grad gives 0 too, while the tangent stays 0 / 0).
+        squared_norm = x * x + y * y
+        scale = grad * where(squared_norm == 0, 0.0, squared_norm.reciprocal())
         return (scale * y if need_x else None), (scale * -x if need_y else None)
 
     @staticmethod

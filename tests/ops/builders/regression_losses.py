@@ -1,10 +1,10 @@
 """Sample builders for the ops of ndgrad.ops.regression_losses: every reduction, beta and delta, broadcasting and
-non-contiguous inputs."""
+non-contiguous inputs, and the kinks: differences of 0 and of exactly beta (delta), where the slope stops growing."""
 
 from ndgrad.ops import regression_losses as L
 
 from ..loss_calls import REDUCTIONS, nn_call
-from ..samples import Case, S, T, draw
+from ..samples import Case, S, T, draw, kinks
 
 
 def pairs(op, rng, name, **kwargs):
@@ -28,13 +28,17 @@ def mse_cases(op, rng):
 def smooth_l1_cases(op, rng):
     return pairs(op, rng, "smooth_l1_loss") + pairs(op, rng, "smooth_l1_loss", beta=0.5)[:3] + [
         Case(op, (draw(rng, (3, 4)), draw(rng, (3, 4))), nn_call("smooth_l1_loss", beta=2.5, reduction="none")),
-    ]
+    ] + kinks(op, rng, KINKS, nn_call("smooth_l1_loss", beta=0.5, reduction="sum"))
 
 
 def huber_cases(op, rng):
     return pairs(op, rng, "huber_loss") + pairs(op, rng, "huber_loss", delta=0.5)[:3] + [
         Case(op, (draw(rng, (3, 4)), draw(rng, (3, 4))), nn_call("huber_loss", delta=2.5)),
-    ]
+    ] + kinks(op, rng, KINKS, nn_call("huber_loss", delta=0.5, reduction="sum"))
+
+
+# x - y at -1, -0.5, 0, 0.5 and 2: each side of the kinks at 0 and at +-0.5 (beta, delta), and on them
+KINKS = [([-1.0, 0.5, 1.0, 1.5, 3.0], [0.0, 1.0, 1.0, 1.0, 1.0])]
 
 
 BUILDERS = {
