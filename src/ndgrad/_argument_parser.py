@@ -262,7 +262,7 @@ class _Overload:
     def unpack(self, bound):
         """PyTorch's check while converting a call it matched: every element of an int list is an int. The
         arguments are converted last one first (the order in which C++ compilers evaluate a call's arguments)."""
-        Tensor = _bound[0]
+        Tensor = (_bound or _classes())[0]
         for param, value, _ in reversed(bound):
             if param.kind != "ints" or not isinstance(value, (tuple, list)):
                 continue
@@ -342,7 +342,7 @@ _PYTHON_DTYPES = {float: "float64", int: "int64", bool: "bool_", complex: "compl
 
 def _unpacked(param, value):
     """``value`` as the function body expects it for ``param`` (the same object where nothing changes)."""
-    kind, Tensor = param.kind, _bound[0]
+    kind, Tensor = param.kind, (_bound or _classes())[0]
     if kind == "layout":
         return None  # strided, the one layout, is what the default means
     if kind == "dtype" and value in _PYTHON_DTYPES and isinstance(value, type):
@@ -499,7 +499,7 @@ def _type_and_items(value):
 def _type_decides(param, value):
     """Whether every value of the same shape (see _call_shape) fits ``param`` too: not so for a tensor where a
     number or an int goes (its size, dtype and requires_grad count), in a list or not."""
-    Tensor = _bound[0]
+    Tensor = (_bound or _classes())[0]
     if param.kind == "tensor" or param.kind == "tensors":
         return True
     if type(value) in (tuple, list):

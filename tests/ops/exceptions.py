@@ -146,16 +146,9 @@ NOISY_SECOND_DERIVATIVES = {
 }
 
 # SINGULAR_XFAILS[(op class, point)] = reason: known differences not fixed yet. The test xfails where the difference
-# shows (only some of an op's samples may show it: the unbatched ones below) and passes elsewhere;
+# shows (only some of an op's samples may show it) and passes elsewhere;
 # test_singular_xfails_still_fail fails once none shows it any more, so that the entry goes.
-_EMPTY_NON_BATCH = ("torch refuses a zero-size dim other than the batch's (\"Expected 2D or 3D (batch mode) tensor "
-                    "with possibly 0 batch size and other non-zero dimensions\"): a size check for the boundary, where "
-                    "ndgrad computes the empty result")
 SINGULAR_XFAILS = {
-    **{(op, "empty"): _EMPTY_NON_BATCH for op in (
-        resampling.ReflectionPad1D, resampling.ReflectionPad2D, resampling.ReflectionPad3D,
-        resampling.ReplicationPad1D, resampling.ReplicationPad2D, resampling.ReplicationPad3D,
-        max_pooling.MaxPool2DWithIndices, convolutions.Col2Im)},
     (normalization.NativeBatchNorm, "zeros against infinities"): "with an infinite weight, the second derivative "
     "in grad: torch's double backward applies the weight after the batch mean, ndgrad's differentiated rule before "
     "it (inf - inf)",

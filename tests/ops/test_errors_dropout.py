@@ -1,4 +1,4 @@
-"""The dropout family (ops.dropout): errors and warnings as torch's, and, since no two libraries draw the same random
+"""The dropout family (ops.dropouts): errors and warnings as torch's, and, since no two libraries draw the same random
 numbers, the rest by statistics and structure: the share zeroed, whole channels zeroed together, the scale of what
 is kept, alpha dropout's mean and variance, the gradient equal to the mask, grad_fn names, in place and eval forms."""
 

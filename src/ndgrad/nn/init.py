@@ -4,7 +4,7 @@ and returns it. The distributions and bounds are PyTorch's; the random numbers c
 import math
 
 from ndgrad import _creation
-from ndgrad._creation import rand, randn
+from ndgrad._creation import rand
 from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.linalg import qr
@@ -22,24 +22,15 @@ _LINEAR_FUNCTIONS = (
 )
 
 
-# ---- sampling into an existing tensor (Tensor.uniform_ and Tensor.normal_ as PyTorch checks them) ------------
-def _sample_into(tensor, sample, kernel):
-    if not tensor.dtype.is_floating_point:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{tensor.dtype.title}'")
+# ---- filling in place without a graph, through the Tensor methods torch.nn.init calls (and so their checks) -----
+def _no_grad_uniform_(tensor, a, b, generator=None):
     with no_grad():
-        return tensor.copy_(sample(tensor.shape, dtype=tensor.dtype, device=tensor.device))
+        return tensor.uniform_(a, b, generator=generator)
 
 
-def _uniform(tensor, low, high):
-    if low > high:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}")
-    return _sample_into(tensor, lambda *a, **k: rand(*a, **k) * (high - low) + low, "check_uniform_bounds")
-
-
-def _normal(tensor, mean, std):
-    if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")  # C++ prints doubles as %g
-    return _sample_into(tensor, lambda *a, **k: randn(*a, **k) * std + mean, "normal_kernel_cpu")
+def _no_grad_normal_(tensor, mean, std, generator=None):
+    with no_grad():
+        return tensor.normal_(mean, std, generator=generator)
 
 
 # ---- gains and fans ------------------------------------------------------------------------------------------
@@ -69,7 +60,7 @@ def _calculate_fan_in_and_fan_out(tensor):
     if tensor.dim() < 2:
         raise ValueError("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions")
     receptive_field = math.prod(tensor.shape[2:])
-    return tensor.shape[1] * receptive_field, tensor.shape[0] * receptive_field
+    return tensor.size(1) * receptive_field, tensor.size(0) * receptive_field
 
 
 def _calculate_correct_fan(tensor, mode):
@@ -83,30 +74,39 @@ def _calculate_correct_fan(tensor, mode):
 # ---- the initialisers ----------------------------------------------------------------------------------------
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
     """Fill with U(a, b)."""
-    return _uniform(tensor, a, b)
+    return _no_grad_uniform_(tensor, a, b, generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
     """Fill with N(mean, std^2)."""
-    return _normal(tensor, mean, std)
+    return _no_grad_normal_(tensor, mean, std, generator)
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Fill with N(mean, std^2) truncated to [a, b], by inverting the normal CDF on the kept interval."""
+    """Fill with N(mean, std^2) truncated to [a, b], by inverting the normal CDF on the kept interval. The tensor
+    is first filled as torch's sampler first fills it (normal_ for a wide interval, uniform_ on it otherwise), so
+    that the same arguments fail with the same errors."""
+    if tensor.is_meta:
+        return tensor
+
+    def cdf(x):
+        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
     if mean < a - 2 * std or mean > b + 2 * std:
         warn(
             "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The distribution of values may be "
             "incorrect.",
         )
-
-    def cdf(x):
-        return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
-
-    low, high = cdf((a - mean) / std), cdf((b - mean) / std)
     with no_grad():
+        low, high = cdf((a - mean) / std), cdf((b - mean) / std)
+        if high - low > 0.3:
+            lowest, highest = (tensor.new_tensor(bound, device="cpu").item() for bound in (a, b))
+            sample = tensor.normal_(mean, std, generator=generator)
+            (sample < lowest) | (sample > highest)  # noqa: B015 - torch's rejection test (ordered dtypes only)
+        else:
+            tensor.uniform_(a, b, generator=generator)
         uniform = rand(tensor.shape, device=tensor.device).double() * (2 * high - 2 * low) + (2 * low - 1)
-        values = (erfinv(uniform) * (std * math.sqrt(2.0)) + mean).clamp(a, b)
-        return tensor.copy_(values)
+        return tensor.copy_((erfinv(uniform) * (std * math.sqrt(2.0)) + mean).clamp(a, b))
 
 
 def constant_(tensor, val):
@@ -116,7 +116,8 @@ def constant_(tensor, val):
 
 
 def ones_(tensor):
-    return constant_(tensor, 1.0)
+    with no_grad():
+        return tensor.fill_(1.0)
 
 
 def zeros_(tensor):
@@ -126,7 +127,7 @@ def zeros_(tensor):
 
 def eye_(tensor):
     """Fill a 2-D tensor with the identity matrix (ones on the diagonal, zeros elsewhere)."""
-    if tensor.dim() != 2:
+    if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     with no_grad():
         tensor.copy_(_creation.eye(*tensor.shape))
@@ -135,17 +136,18 @@ def eye_(tensor):
 
 def dirac_(tensor, groups=1):
     """Fill a 3/4/5-D convolution weight so that the convolution is the identity, per group."""
-    dimensions = tensor.dim()
+    dimensions = tensor.ndimension()
     if dimensions not in (3, 4, 5):
         raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
-    if tensor.shape[0] % groups != 0:
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
         raise ValueError("dim 0 must be divisible by groups")
-    out_per_group = tensor.shape[0] // groups
-    centre = tuple(size // 2 for size in tensor.shape[2:])
+    out_per_group = sizes[0] // groups
+    centre = tuple(size // 2 for size in sizes[2:])
     with no_grad():
         tensor.zero_()
         for group in range(groups):
-            for d in range(min(out_per_group, tensor.shape[1])):
+            for d in range(min(out_per_group, sizes[1])):
                 tensor[(group * out_per_group + d, d, *centre)] = 1
     return tensor
 
@@ -153,14 +155,14 @@ def dirac_(tensor, groups=1):
 def xavier_uniform_(tensor, gain=1.0, generator=None):
     """Fill with U(-a, a), a = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio)."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return _uniform(tensor, -bound, bound)
+    bound = math.sqrt(3.0) * (gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return _no_grad_uniform_(tensor, -bound, bound, generator)
 
 
 def xavier_normal_(tensor, gain=1.0, generator=None):
     """Fill with N(0, std^2), std = gain * sqrt(2 / (fan_in + fan_out))."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
-    return _normal(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
+    return _no_grad_normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)), generator)
 
 
 def _kaiming_std(tensor, a, mode, nonlinearity):
@@ -174,39 +176,41 @@ def _kaiming_std(tensor, a, mode, nonlinearity):
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     """Fill with U(-bound, bound), bound = gain * sqrt(3 / fan) (He et al.)."""
     std = _kaiming_std(tensor, a, mode, nonlinearity)
-    return tensor if std is None else _uniform(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std)
+    return tensor if std is None else _no_grad_uniform_(tensor, -math.sqrt(3.0) * std, math.sqrt(3.0) * std,
+                                                        generator)
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
     """Fill with N(0, std^2), std = gain / sqrt(fan) (He et al.)."""
     std = _kaiming_std(tensor, a, mode, nonlinearity)
-    return tensor if std is None else _normal(tensor, 0, std)
+    return tensor if std is None else _no_grad_normal_(tensor, 0, std, generator)
 
 
 def orthogonal_(tensor, gain=1, generator=None):
     """Fill with a (semi-)orthogonal matrix, the trailing dims flattened (Saxe et al.)."""
-    if tensor.dim() < 2:
+    if tensor.ndimension() < 2:
         raise ValueError("Only tensors with 2 or more dimensions are supported")
     if tensor.numel() == 0:
         return tensor
-    rows = tensor.shape[0]
+    rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flattened = randn(rows, cols, dtype=tensor.dtype, device=tensor.device)
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
     with no_grad():
         q, r = qr(flattened.t() if rows < cols else flattened)
         q = q * r.diagonal().sign()  # NOTE: fixes QR's sign ambiguity so the result is uniformly distributed
-        tensor.copy_((q.t() if rows < cols else q).reshape(tensor.shape) * gain)
+        tensor.copy_((q.t() if rows < cols else q).reshape(tensor.shape))
+        tensor.mul_(gain)
     return tensor
 
 
 def sparse_(tensor, sparsity, std=0.01, generator=None):
     """Fill a 2-D tensor with N(0, std^2), then zero ceil(sparsity * rows) random entries of each column."""
-    if tensor.dim() != 2:
+    if tensor.ndimension() != 2:
         raise ValueError("Only tensors with 2 dimensions are supported")
     rows, cols = tensor.shape
     zeros_per_column = math.ceil(sparsity * rows)
-    _normal(tensor, 0, std)
     with no_grad():
+        tensor.normal_(0, std, generator=generator)
         ranks = argsort(argsort(rand(rows, cols, device=tensor.device), dim=0), dim=0)  # a row permutation per column
         tensor.masked_fill_(ranks < zeros_per_column, 0)
     return tensor

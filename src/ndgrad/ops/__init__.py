@@ -11,10 +11,11 @@ from ndgrad.ops import (
     convolutions,
     ctc,
     decompositions,
-    dropout,
+    dropouts,
     eigen,
     einsums,
     embedding_bag,
+    functional_pooling,
     gather_scatter,
     indexing,
     joining,
@@ -55,7 +56,7 @@ from ndgrad.ops.complex_numbers import *  # noqa: F403
 from ndgrad.ops.convolutions import *  # noqa: F403
 from ndgrad.ops.ctc import *  # noqa: F403
 from ndgrad.ops.decompositions import *  # noqa: F403
-from ndgrad.ops.dropout import *  # noqa: F403
+from ndgrad.ops.dropouts import *  # noqa: F403
 from ndgrad.ops.eigen import *  # noqa: F403
 from ndgrad.ops.einsums import *  # noqa: F403
 from ndgrad.ops.gather_scatter import *  # noqa: F403
@@ -91,9 +92,9 @@ from ndgrad.ops.trigonometric import *  # noqa: F403
 FAMILIES = (
     arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, complex_numbers, reduction,
     selection, scan, shape, splitting, joining, indexing, gather_scatter, sorting, linalg, softmaxes, regression_losses,
-    classification_losses, margin_losses, ctc, attention, layers, dropout, more_activations, normalization,
-    convolutions, max_pooling, pooling, resampling, products, solvers, lu, decompositions, matrix_functions,
-    spectral, eigen, einsums, random,
+    classification_losses, margin_losses, ctc, attention, layers, dropouts, more_activations, normalization,
+    convolutions, max_pooling, pooling, functional_pooling, resampling, products, solvers, lu, decompositions,
+    matrix_functions, spectral, eigen, einsums, random,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

@@ -3,9 +3,20 @@
 They run at the public boundary, before NumPy can fail or silently compute, and raise PyTorch's errors.
 """
 
+import math
+
 import numpy as np
 
-from ndgrad._dtype import bool_, real_scalar, result_type, wrapped_int
+from ndgrad._dtype import (
+    _SCALAR_TYPE_NAMES,
+    bool_,
+    float32,
+    float64,
+    legacy_type_name,
+    real_scalar,
+    result_type,
+    wrapped_int,
+)
 from ndgrad.ops._broadcast import broadcast_error
 
 
@@ -129,3 +140,33 @@ def constant_like(values, like):
 
     with placement(like.device):  # host values are copied to like's GPU, not to the current one
         return Tensor._wrap(namespace_of(like._data).array(values, dtype=like._data.dtype))
+
+
+def kernel_scalars(input, *values, compute=None):
+    """``values`` (an op's Scalar parameters) as PyTorch's kernel for ``input`` converts them, to the C++ type it
+    computes in: ``compute``, by default float for the reduced-precision floats and input's own type otherwise. A
+    complex number, or a finite one beyond that type's range, does not convert (PyTorch's "without overflow")."""
+    if compute is None:
+        compute = float32 if input.dtype.is_floating_point and input.dtype is not float64 else input.dtype
+    kind = compute.numpy.kind
+    largest = np.finfo(compute.numpy).max if kind == "f" else np.iinfo(compute.numpy).max if kind in "iu" else None
+    converted = []
+    for value in values:
+        value = real_scalar(value, compute)
+        if largest is not None and not isinstance(value, complex) and math.isfinite(value) and abs(value) > largest:
+            raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[compute.name]} without overflow")
+        converted.append(value)
+    return converted
+
+
+def type_string(tensor):
+    """PyTorch's Tensor::toString() in its messages: ndgrad.LongTensor for the dtypes with a legacy tensor type,
+    CPUBoolType or CPUComplexFloatType for the others."""
+    if tensor.dtype.is_complex or tensor.dtype is bool_:
+        return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
+    return legacy_type_name(tensor.dtype, tensor.device.type)
+
+
+def int_list(value, n):
+    """An ``int[n]`` argument as torch's parser hands it on: one int stands for n copies; a list stays itself."""
+    return (value,) * n if isinstance(value, int) else tuple(value)

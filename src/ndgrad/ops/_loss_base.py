@@ -77,20 +77,59 @@ class Pointwise(Op):
         return reduced(dx * x_t if dy is None else dx * x_t + dy * y_t, ctx.reduction)
 
 
-def reduction_argument(size_average, reduce, reduction):
-    """PyTorch's _Reduction: the legacy size_average/reduce flags win (with a warning), else ``reduction``."""
-    if size_average is not None or reduce is not None:
-        size_average = True if size_average is None else size_average
-        reduce = True if reduce is None else reduce
-        reduction = "none" if not reduce else ("mean" if size_average else "sum")
-        warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.")
-    if reduction not in ("mean", "sum", "none"):
+# ---- PyTorch's _Reduction: torch.nn.functional passes a reduction to torch's ops as an enum --------------------
+REDUCTIONS = ("none", "mean", "sum")  # the enum's values, in order
+
+
+def get_enum(reduction):
+    """The enum of a reduction's name (torch.nn._reduction.get_enum)."""
+    if reduction == "elementwise_mean":
+        warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
+        reduction = "mean"
+    if reduction not in REDUCTIONS:  # NOTE: a comparison, as PyTorch's: None and 1 fail it too
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    return REDUCTIONS.index(reduction)
+
+
+def legacy_get_string(size_average, reduce, emit_warning=True):
+    """The reduction the deprecated size_average/reduce flags mean, with PyTorch's warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    if emit_warning:
+        warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.")
     return reduction
 
 
+def legacy_get_enum(size_average, reduce, emit_warning=True):
+    return get_enum(legacy_get_string(size_average, reduce, emit_warning))
+
+
+def reduction_enum(size_average, reduce, reduction):
+    """What most torch.nn.functional losses pass: the legacy flags' enum if either is given, else reduction's."""
+    if size_average is not None or reduce is not None:
+        return legacy_get_enum(size_average, reduce)
+    return get_enum(reduction)
+
+
+def reduction_name(reduction):
+    """The name torch's ops compute by, for the enum they are given."""
+    if reduction not in (0, 1, 2):
+        raise RuntimeError(f"{reduction} is not a valid value for reduction")
+    return REDUCTIONS[reduction]
+
+
+def scalar_minus(value, tensor):
+    """``value - tensor`` as PyTorch's C++ losses compute it: a tensor like ``tensor`` filled with value (in its
+    dtype, so an integer tensor truncates value and a bool tensor refuses), minus ``tensor``."""
+    from ndgrad._creation import full_like  # creation imports the Tensor, which imports the ops
+
+    return full_like(tensor, value) - tensor
+
+
 def warn_sizes(input, target):
-    if target.shape != input.shape:
+    """torch.nn.functional's warning where the target broadcasts to the input (a likely mistake)."""
+    if target.size() != input.size():
         warn(
             f"Using a target size ({target.size()}) that is different to the input size ({input.size()}). This will "
             "likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",

@@ -510,8 +510,11 @@ def _not_a_tensor(cls, inputs, Tensor):
 def _translate(error, arrays):
     """Turn a NumPy broadcasting ValueError into PyTorch's message; leave other errors alone."""
     shapes = [a.shape for a in arrays if hasattr(a, "shape")]
-    if len(shapes) == 2 and "broadcast" in str(error):
-        translated = broadcast_error(*shapes)
-        if translated is not None:
-            return translated
+    if len(shapes) >= 2 and "broadcast" in str(error):
+        common = shapes[0]  # PyTorch broadcasts the operands in turn, and names the first pair that clashes
+        for shape in shapes[1:]:
+            translated = broadcast_error(common, shape)
+            if translated is not None:
+                return translated
+            common = np.broadcast_shapes(common, shape)
     return error

@@ -80,6 +80,13 @@ def apply_transposed(x, matrices):
     return x
 
 
+def _integer_quotient(xp, out):
+    """An integer window's sum over its count truncated, as C++'s integer division; the sum times 1 / count can
+    miss an exact quotient by one rounding (49 * (1 / 49) < 1), so a value that close to an integer is that one."""
+    nearest = xp.round(out)
+    return xp.where(xp.abs(out - nearest) <= 1e-9 * xp.maximum(xp.abs(nearest), 1), nearest, xp.trunc(out))
+
+
 class Separable(Op):
     """A linear map that is one matrix per spatial dim: avg and adaptive avg pooling, padding, interpolation."""
 
@@ -88,7 +95,7 @@ class Separable(Op):
     @staticmethod
     def forward(xp, x, matrices):
         out = apply_sparse(xp, x.astype(x.dtype if x.dtype.kind in "fc" else np.float64), matrices)
-        return out if out.dtype == x.dtype else xp.round(out).astype(x.dtype)
+        return out if out.dtype == x.dtype else _integer_quotient(xp, out).astype(x.dtype)
 
     formula = "grad_self = grad through the transposed per-dimension matrices of the forward (a linear map)"
     @staticmethod

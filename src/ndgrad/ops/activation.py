@@ -7,14 +7,20 @@ ndgrad.nn.functional re-exports the rest. relu6, softsign and tanhshrink are com
 import math
 
 from ndgrad._argument_parser import parses
+from ndgrad._dtype import float64, int64, uint8
+from ndgrad.ops._checks import kernel_scalars
 from ndgrad.ops._op import UNARY, Op
-from ndgrad.ops.arithmetic import abs
 from ndgrad.ops.comparison import logical_and, logical_or, where
 from ndgrad.ops.special import erfc, special_functions
 from ndgrad.ops.transcendental import Sigmoid, exp, sigmoid
 from ndgrad.ops.trigonometric import tanh
 
 __all__ = ["relu", "relu_", "selu", "selu_", "celu", "celu_"]
+FUNCTIONAL = [
+    "relu", "relu_", "relu6", "elu", "elu_", "selu", "selu_", "celu", "celu_", "leaky_relu", "leaky_relu_", "gelu",
+    "silu", "mish", "softplus", "softsign", "hardtanh", "hardtanh_", "hardsigmoid", "hardswish", "logsigmoid",
+    "tanhshrink", "sigmoid", "tanh",
+]
 
 SELU_ALPHA = 1.6732632423543772848170429916717
 SELU_SCALE = 1.0507009873554804934193349852946
@@ -383,7 +389,7 @@ class LogSigmoid(Op):
         return x_t * sigmoid(-x)
 
 
-# ---- the functions users call --------------------------------------------------------------------------------------
+# ---- the functions users call: torch's ops (torch.X, torch._C._nn.X) ----------------------------------------------
 def _floating(input, kernel, kinds="f"):
     """PyTorch has no integer (nor, for most, complex) kernel for the activations, where NumPy would compute."""
     if input._data.dtype.kind not in kinds:
@@ -392,7 +398,7 @@ def _floating(input, kernel, kinds="f"):
 
 def _not_bool(input, message):
     """relu and hardtanh, which PyTorch computes with clamp, refuse bool and complex tensors."""
-    kind = getattr(input, "_data", None) is not None and input._data.dtype.kind
+    kind = input._data.dtype.kind
     if kind == "b":
         raise RuntimeError(message)
     if kind == "c":
@@ -411,80 +417,103 @@ def relu_(input):
     return Relu.apply_(input)
 
 
-def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if min_val > max_val:
-        raise ValueError("min_val cannot be greater than max_val")
+def _hardtanh(input, min_val, max_val, inplace):
     _not_bool(input, "Bool inputs not supported for hardtanh")
+    wide = float64 if input.dtype.is_floating_point else int64  # the limits are checked as these first
+    min_val, max_val = kernel_scalars(input, min_val, max_val, compute=wide)
+    if input.dtype is uint8 and (min_val <= -1 or max_val <= -1):  # negative as int64 (-0.5 is 0)
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    min_val, max_val = kernel_scalars(input, min_val, max_val, compute=input.dtype)
     if inplace:
         return Hardtanh.apply_(input, min_val=min_val, max_val=max_val)
     return Hardtanh.apply(input, min_val=min_val, max_val=max_val)
 
 
+@parses("hardtanh(Tensor input, Scalar min_val=-1, Scalar max_val=1, *, Tensor out=None)")
+def hardtanh(input, min_val=-1, max_val=1):
+    return _hardtanh(input, min_val, max_val, inplace=False)
+
+
 @parses("hardtanh_(Tensor input, Scalar min_val=-1, Scalar max_val=1)")
-def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    return hardtanh(input, min_val, max_val, inplace=True)
+def hardtanh_(input, min_val=-1, max_val=1):
+    return _hardtanh(input, min_val, max_val, inplace=True)
 
 
-def relu6(input, inplace=False):
-    """min(max(x, 0), 6), recorded as hardtanh (see torch.nn.functional.relu6)."""
-    return hardtanh(input, 0.0, 6.0, inplace)
+@parses("relu6(Tensor input)")
+def relu6(input):
+    """min(max(x, 0), 6), recorded as hardtanh (see torch._C._nn.relu6)."""
+    return _hardtanh(input, 0.0, 6.0, inplace=False)
 
 
-def leaky_relu(input, negative_slope=0.01, inplace=False):
+@parses("relu6_(Tensor input)")
+def relu6_(input):
+    return _hardtanh(input, 0.0, 6.0, inplace=True)
+
+
+def _leaky_relu(input, negative_slope, inplace):
     _floating(input, "leaky_relu_cpu")
+    (negative_slope,) = kernel_scalars(input, negative_slope)
     if inplace:
         return LeakyReluInPlace.apply_(input, negative_slope=negative_slope)
     return LeakyRelu.apply(input, negative_slope=negative_slope)
 
 
+@parses("leaky_relu(Tensor input, Scalar negative_slope=0.01, *, Tensor out=None)")
+def leaky_relu(input, negative_slope=0.01):
+    return _leaky_relu(input, negative_slope, inplace=False)
+
+
 @parses("leaky_relu_(Tensor input, Scalar negative_slope=0.01)")
 def leaky_relu_(input, negative_slope=0.01):
-    return leaky_relu(input, negative_slope, inplace=True)
+    return _leaky_relu(input, negative_slope, inplace=True)
 
 
-def elu(input, alpha=1.0, inplace=False):
+def _elu(input, alpha, scale, input_scale, inplace, compute=None):
     _floating(input, "elu_cpu")
-    if inplace:
-        return EluInPlace.apply_(input, alpha=alpha, scale=1.0, input_scale=1.0)
-    return Elu.apply(input, alpha=alpha, scale=1.0, input_scale=1.0)
+    alpha, scale, input_scale = kernel_scalars(input, alpha, scale, input_scale, compute=compute)
+    op = EluInPlace.apply_ if inplace else Elu.apply
+    return op(input, alpha=alpha, scale=scale, input_scale=input_scale)
+
+
+@parses("elu(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor out=None)")
+def elu(input, alpha=1, scale=1, input_scale=1):
+    return _elu(input, alpha, scale, input_scale, inplace=False)
 
 
 @parses("elu_(Tensor input, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1)")
-def elu_(input, alpha=1.0):
-    return elu(input, alpha, inplace=True)
+def elu_(input, alpha=1, scale=1, input_scale=1):
+    return _elu(input, alpha, scale, input_scale, inplace=True)
 
 
 @parses("selu(Tensor input)")
 def selu(input):
     """scale * elu(x, alpha) with the self-normalising constants (see torch.selu)."""
-    _floating(input, "elu_cpu")
-    return Elu.apply(input, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
+    return _elu(input, SELU_ALPHA, SELU_SCALE, 1.0, inplace=False)
 
 
 @parses("selu_(Tensor input)")
 def selu_(input):
-    _floating(input, "elu_cpu")
-    return EluInPlace.apply_(input, alpha=SELU_ALPHA, scale=SELU_SCALE, input_scale=1.0)
+    return _elu(input, SELU_ALPHA, SELU_SCALE, 1.0, inplace=True)
 
 
-def _celu_input_scale(input, alpha):
+def _celu(input, alpha, inplace):
+    (alpha,) = kernel_scalars(input, alpha, compute=float64)  # PyTorch takes 1 / alpha in double
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     _floating(input, "elu_cpu")
-    return 1.0 / alpha
+    op = CeluInPlace.apply_ if inplace else Celu.apply
+    return op(input, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
 
 @parses("celu(Tensor input, Scalar alpha=1.0)")
 def celu(input, alpha=1.0):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (see torch.celu)."""
-    input_scale = _celu_input_scale(input, alpha)
-    return Celu.apply(input, alpha=alpha, scale=1.0, input_scale=input_scale)
+    return _celu(input, alpha, inplace=False)
 
 
 @parses("celu_(Tensor input, Scalar alpha=1.0)")
 def celu_(input, alpha=1.0):
-    input_scale = _celu_input_scale(input, alpha)
-    return CeluInPlace.apply_(input, alpha=alpha, scale=1.0, input_scale=input_scale)
+    return _celu(input, alpha, inplace=True)
 
 
 @parses('gelu(Tensor input, *, str approximate="none", Tensor out=None)')
@@ -496,35 +525,35 @@ def gelu(input, *, approximate="none"):
     return Gelu.apply(input, approximate=approximate)
 
 
-def silu(input, inplace=False):
-    _floating(input, "silu_cpu", "fc")
-    return Silu.apply_(input) if inplace else Silu.apply(input)
+def _unary(op, kernel, kinds="f"):
+    """The declared op and its in-place form for an activation with no parameters (silu, mish, ...)."""
+
+    @parses(f"{op.name}(Tensor input, *, Tensor out=None)")
+    def out_of_place(input):
+        _floating(input, kernel, kinds)
+        return op.apply(input)
+
+    @parses(f"{op.name}_(Tensor input)")
+    def in_place(input):
+        _floating(input, kernel, kinds)
+        return op.apply_(input)
+
+    out_of_place.__name__ = out_of_place.__qualname__ = op.name
+    in_place.__name__ = in_place.__qualname__ = f"{op.name}_"
+    return out_of_place, in_place
 
 
-def mish(input, inplace=False):
-    _floating(input, "mish_cpu")
-    return Mish.apply_(input) if inplace else Mish.apply(input)
+silu, silu_ = _unary(Silu, "silu_cpu", "fc")
+mish, mish_ = _unary(Mish, "mish_cpu")
+hardsigmoid, hardsigmoid_ = _unary(Hardsigmoid, "hardsigmoid_cpu")
+hardswish, hardswish_ = _unary(Hardswish, "hardswish_cpu")
 
 
 @parses("softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)")
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1, threshold=20):
     _floating(input, "softplus_cpu")
+    beta, threshold = kernel_scalars(input, beta, threshold)
     return Softplus.apply(input, beta=beta, threshold=threshold)
-
-
-def softsign(input):
-    """x / (1 + |x|), a composite as in PyTorch (see torch.nn.functional.softsign)."""
-    return input / (abs(input) + 1)
-
-
-def hardsigmoid(input, inplace=False):
-    _floating(input, "hardsigmoid_cpu")
-    return Hardsigmoid.apply_(input) if inplace else Hardsigmoid.apply(input)
-
-
-def hardswish(input, inplace=False):
-    _floating(input, "hardswish_cpu")
-    return Hardswish.apply_(input) if inplace else Hardswish.apply(input)
 
 
 @parses("log_sigmoid(Tensor input, *, Tensor out=None)")
@@ -533,9 +562,71 @@ def logsigmoid(input):
     return LogSigmoid.apply(input)
 
 
+# ---- torch.nn.functional's Python functions around them ---------------------------------------------------------
+def functional_relu(input, inplace=False):
+    return relu_(input) if inplace else relu(input)
+
+
+def functional_selu(input, inplace=False):
+    return selu_(input) if inplace else selu(input)
+
+
+def functional_celu(input, alpha=1.0, inplace=False):
+    return celu_(input, alpha) if inplace else celu(input, alpha)
+
+
+def functional_hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return hardtanh_(input, min_val, max_val) if inplace else hardtanh(input, min_val, max_val)
+
+
+def functional_relu6(input, inplace=False):
+    return relu6_(input) if inplace else relu6(input)
+
+
+def functional_leaky_relu(input, negative_slope=0.01, inplace=False):
+    return leaky_relu_(input, negative_slope) if inplace else leaky_relu(input, negative_slope)
+
+
+def functional_elu(input, alpha=1.0, inplace=False):
+    return elu_(input, alpha) if inplace else elu(input, alpha)
+
+
+def functional_silu(input, inplace=False):
+    return silu_(input) if inplace else silu(input)
+
+
+def functional_mish(input, inplace=False):
+    return mish_(input) if inplace else mish(input)
+
+
+def functional_hardsigmoid(input, inplace=False):
+    return hardsigmoid_(input) if inplace else hardsigmoid(input)
+
+
+def functional_hardswish(input, inplace=False):
+    return hardswish_(input) if inplace else hardswish(input)
+
+
+def softsign(input):
+    """x / (1 + |x|), a composite as in PyTorch (see torch.nn.functional.softsign)."""
+    return input / (input.abs() + 1)
+
+
 def tanhshrink(input):
     """x - tanh(x), a composite as in PyTorch (see torch.nn.functional.tanhshrink)."""
-    return input - tanh(input)
+    return input - input.tanh()
+
+
+def functional_sigmoid(input):
+    """torch.nn.functional.sigmoid: Tensor.sigmoid."""
+    return input.sigmoid()
+
+
+def functional_tanh(input):
+    """torch.nn.functional.tanh: Tensor.tanh."""
+    return input.tanh()
 
 
 class ActivationMethods:

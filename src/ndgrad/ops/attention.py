@@ -5,7 +5,7 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import bool_
-from ndgrad.ops.dropout import dropout
+from ndgrad.ops.dropouts import dropout
 from ndgrad.ops.softmaxes import safe_softmax
 
 __all__ = []  # torch has it only in torch.nn.functional
@@ -26,7 +26,9 @@ def _check(query, key, value, attn_mask, dropout_p, is_causal):
                            "instead.")
     if query.dtype.is_complex:  # torch's math path reaches its softmax, which has no complex kernel
         raise NotImplementedError(f"\"softmax_lastdim_kernel_impl\" not implemented for '{query.dtype.title}'")
-    if not query.dtype.is_floating_point:
+    if not query.dtype.is_floating_point:  # the math path scales query in float, then multiplies (mm for 2-d)
+        if query.ndim == 2:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: float != {query.dtype.cpp_name}")
         raise RuntimeError(f"expected scalar type Float but found {query.dtype.title}")
     if dropout_p > 1:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p:g}")
@@ -72,5 +74,5 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         scores.add_(attn_mask)
     weights = safe_softmax(scores, -1)
     if dropout_p > 0:
-        weights = dropout(weights, dropout_p)
+        weights = dropout(weights, dropout_p, True)
     return weights @ value

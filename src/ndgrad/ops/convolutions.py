@@ -5,11 +5,13 @@ products around Im2Col (F.unfold) and Col2Im (F.fold), two linear primitives tha
 """
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 
 from ndgrad._argument_parser import parses
-from ndgrad._dtype import legacy_type_name
+from ndgrad._warnings import warn
+from ndgrad.ops._checks import int_list, type_string
 from ndgrad.ops._op import MATMUL, SHAPE, Op
 from ndgrad.ops.complex_numbers import view_as_real
 from ndgrad.ops.shape import Select
@@ -216,38 +218,36 @@ def _transposed_sizes(sizes, kernel, dilation, padding, stride, output_padding):
                  for i, k, d, (lo, hi), s, op in zip(sizes, kernel, dilation, padding, stride, output_padding))
 
 
-# ---- argument checks and the public functions ------------------------------------------------------------------
-def _tuple(value, nd):
-    if isinstance(value, int):
-        return (value,) * nd
-    value = tuple(value)
-    return value * nd if len(value) == 1 else value
+# ---- argument checks and the public functions, in torch's order ---------------------------------------------
+def _expanded(values, name, nd):
+    """A parameter list as torch's convolution expands it: one value for every spatial dim, or exactly ``nd``."""
+    values = (values,) * nd if isinstance(values, int) else tuple(values)
+    if len(values) == 1:
+        return values * nd
+    if len(values) != nd:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {nd} values to match the "
+                           f"convolution dimensions, but got {name}={list(values)}")
+    return values
 
 
 def _size(tensor):
     return "[" + ", ".join(map(str, tensor.shape)) + "]"
 
 
-def _type_string(tensor):
-    """PyTorch's Tensor::toString(), which its complex convolution prints: ndgrad.DoubleTensor, CPUComplexDoubleType."""
-    if tensor.dtype.is_complex:
-        return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
-    return legacy_type_name(tensor.dtype, tensor.device.type)
-
-
-def _check_dtypes(input, weight, bias, nd, transposed):
-    """PyTorch's dtype errors, which come from different places: conv1d/2d/3d compare the bias's dtype first, the
-    complex convolution compares full types, the real kernels scalar types, and the 1-d/2-d transposed kernels add a
-    bias of another real dtype in place. Returns the bias to use (that addition casts it to the input's dtype)."""
-    if not transposed and bias is not None and bias.dtype != input.dtype:
-        raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type ({bias.dtype.cpp_name}) should be the "
-                           "same")
+def _check_dtypes(input, weight, bias, nd, transposed, dilation):
+    """PyTorch's dtype errors, which come from different places: the complex convolution compares full types, the
+    real kernels refuse bool and compare scalar types, and the 1-d/2-d transposed kernels add a bias of another real
+    dtype in place. Returns the bias to use (that addition casts it to the input's dtype)."""
     if input.dtype.is_complex:
         for role, parameter in (("weight", weight), ("bias", bias)):
             if parameter is not None and parameter.dtype != input.dtype:
-                raise RuntimeError(f"Input type ({_type_string(input)}) and {role} type ({_type_string(parameter)}) "
+                raise RuntimeError(f"Input type ({type_string(input)}) and {role} type ({type_string(parameter)}) "
                                    "should be the same")
         return bias
+    kernel = _kernel_name(nd, transposed, dilation)
+    if input.dtype.name == "bool" or (input.dtype.name in ("int8", "int16", "int32", "uint8") and not kernel.startswith(
+            ("slow_conv2d", "compute_columns"))):  # the dilated and transposed kernels compute int64 among the ints
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
     if weight.dtype != input.dtype:
         raise RuntimeError(f"expected scalar type {input.dtype.title} but found {weight.dtype.title}")
     if bias is None or bias.dtype == input.dtype:
@@ -260,95 +260,163 @@ def _check_dtypes(input, weight, bias, nd, transposed):
     return bias.to(input.dtype)
 
 
-def _check_common(name, input, weight, bias, nd, stride, padding, dilation, transposed=False):
-    """The checks conv and conv_transpose share; returns the bias to use (see _check_dtypes)."""
+def _batchified(name, nd, input):
+    """PyTorch's conv functions take an unbatched input as a batch of one."""
     if input.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"Expected {nd + 1}D (unbatched) or {nd + 2}D (batched) input to {name}, but got input of "
                            f"size: {_size(input)}")
-    if weight.ndim != nd + 2:
-        raise RuntimeError("weight should have at least three dimensions" if weight.ndim < 3 else
-                           f"Expected {nd + 2}-dimensional weight for {nd + 2}-dimensional input {_size(input)}, "
-                           f"but got {weight.ndim}-dimensional weight of size {_size(weight)} instead")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
-    if not isinstance(padding, str) and any(p < 0 for p in padding):
-        raise RuntimeError("negative padding is not supported")
-    if any(d <= 0 for d in dilation):
-        raise RuntimeError("dilation should be greater than zero")
-    return _check_dtypes(input, weight, bias, nd, transposed)
+    return input.ndim == nd + 1, input.unsqueeze(0) if input.ndim == nd + 1 else input
 
 
-def _conv(name, nd, input, weight, bias, stride, padding, dilation, groups):
-    stride, dilation = _tuple(stride, nd), _tuple(dilation, nd)
-    if not isinstance(padding, str):
-        padding = _tuple(padding, nd)
-    bias = _check_common(name, input, weight, bias, nd, stride, padding, dilation)
-    unbatched = input.ndim == nd + 1
-    batch = input.unsqueeze(0) if unbatched else input
-    kernel = weight.shape[2:]
-    if isinstance(padding, str):
-        if padding == "valid":
-            padding = (0,) * nd
-        elif padding == "same":
-            if any(s != 1 for s in stride):
-                raise RuntimeError("padding='same' is not supported for strided convolutions")
-            totals = [d * (k - 1) for d, k in zip(dilation, kernel)]
-            pairs = tuple((t // 2, t - t // 2) for t in totals)
-        else:
-            raise RuntimeError(f"Invalid padding string: '{padding}'")
-    if not isinstance(padding, str):
-        pairs = tuple((p, p) for p in padding)
-    channels = batch.shape[1]
+def _same_padding(input, weight, stride, dilation):
+    """padding='same': the (low, high) padding each spatial dim needs for an output of the input's size."""
+    k = weight.ndim
+    if k <= 2:
+        raise RuntimeError("weight should have at least three dimensions")
+    nd = k - 2
+    if input.ndim != k:
+        raise RuntimeError(f"Expected {k}-dimensional input for {k}-dimensional weight{_size(weight)}, but got "
+                           f"{input.ndim}-dimensional input of size {_size(input)} instead")
+    stride = (stride,) if isinstance(stride, int) else tuple(stride)
+    dilation = (dilation,) if isinstance(dilation, int) else tuple(dilation)
+    for name, values in (("stride", stride), ("dilation", dilation)):
+        if len(values) not in (1, nd):
+            raise RuntimeError(f"{name} cannot broadcast to {nd} dimensions")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    totals = [d * (k - 1) for d, k in zip(dilation * nd if len(dilation) == 1 else dilation, weight.shape[2:])]
+    pairs = tuple((int(t / 2), t - int(t / 2)) for t in totals)  # NOTE: C++'s division, towards zero
+    if any(lo != hi for lo, hi in pairs):
+        warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the "
+             "input be created")
+    return pairs
+
+
+def _checked_parameters(input, weight, bias, stride, padding, dilation, groups, transposed, output_padding=0):
+    """torch's _convolution: the parameters expanded to the weight's spatial dims, then checked against the input
+    (check_input_shape_forward). ``padding``: (low, high) pairs, or one int or int list."""
+    if weight.ndim <= 2:
+        raise RuntimeError("weight should have at least three dimensions")
+    nd = weight.ndim - 2
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    stride, dilation = _expanded(stride, "stride", nd), _expanded(dilation, "dilation", nd)
+    pairs = padding if isinstance(padding, tuple) and padding and isinstance(padding[0], tuple) else \
+        tuple((p, p) for p in _expanded(padding, "padding", nd))
+    output_padding = _expanded(output_padding, "output_padding", nd)
+    if any(lo < 0 for lo, _ in pairs):  # 'same' pads (or crops) the rest on the high side first
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in output_padding):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if weight.ndim != input.ndim:
+        raise RuntimeError(f"Expected {input.ndim}-dimensional weight for {input.ndim}-dimensional input "
+                           f"{_size(input)}, but got {weight.ndim}-dimensional weight of size {_size(weight)} instead")
+    if weight.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size {_size(weight)} instead")
     if weight.shape[0] % groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
                            f"got weight of size [{_size(weight)}] instead")
+    if transposed:
+        _check_transposed_shapes(input, weight, bias, groups)
+    else:
+        _check_shapes(input, weight, bias, groups, pairs, dilation)
+    return stride, pairs, dilation, output_padding
+
+
+def _check_shapes(input, weight, bias, groups, pairs, dilation):
+    channels = input.shape[1]
     if channels != weight.shape[1] * groups:
-        raise RuntimeError(f"Given groups={groups}, weight of size {_size(weight)}, expected input{_size(batch)} to "
+        raise RuntimeError(f"Given groups={groups}, weight of size {_size(weight)}, expected input{_size(input)} to "
                            f"have {weight.shape[1] * groups} channels, but got {channels} channels instead")
     if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[0]):
         raise RuntimeError(f"Given weight of size {_size(weight)}, expected bias to be 1-dimensional with "
                            f"{weight.shape[0]} elements, but got bias of size {_size(bias)} instead")
-    padded = [i + lo + hi for i, (lo, hi) in zip(batch.shape[2:], pairs)]
-    if any(p < d * (k - 1) + 1 for p, d, k in zip(padded, dilation, kernel)):
-        effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
+    padded = [i + lo + hi for i, (lo, hi) in zip(input.shape[2:], pairs)]
+    effective = [d * (k - 1) + 1 for d, k in zip(dilation, weight.shape[2:])]
+    if any(p < e for p, e in zip(padded, effective)):
         raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
                            f"({' x '.join(map(str, effective))}). Kernel size can't be greater than actual input size")
+
+
+def _check_transposed_shapes(input, weight, bias, groups):
+    if input.shape[1] != weight.shape[0]:
+        raise RuntimeError(f"Given transposed=1, weight of size {_size(weight)}, expected input{_size(input)} to "
+                           f"have {weight.shape[0]} channels, but got {input.shape[1]} channels instead")
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[1] * groups):
+        raise RuntimeError(f"Given transposed=1, weight of size {_size(weight)}, expected bias to be 1-dimensional "
+                           f"with {weight.shape[1] * groups} elements, but got bias of size {_size(bias)} instead")
+
+
+_AXES = ("depth", "height", "width")
+
+
+def _kernel_values(values, nd):
+    """The values as the real kernels see them: 1-d convolutions run as 2-d ones over a height of 1."""
+    return (1, *values) if nd == 1 else tuple(values)
+
+
+def _named(name, values):
+    """PyTorch's kernels name each value by its axis: stride_height: 2 stride_width: 2."""
+    return [f"{name}_{axis}: {value}" for axis, value in zip(_AXES[3 - len(values):], values)]
+
+
+def _check_zero_dilation(dilation, nd, transposed):
+    """The real kernels' own check (check_input_shape_forward refused only negative dilations)."""
+    if all(d > 0 for d in dilation):
+        return
+    values = _kernel_values(dilation, nd)
+    if transposed:
+        raise RuntimeError("dilation should be greater than zero, but got " + ", ".join(_named("dilation", values)))
+    raise RuntimeError(f"dilation should be greater than zero, but got {list(values)}")
+
+
+def _conv(name, nd, input, weight, bias, stride, padding, dilation, groups):
+    if bias is not None and bias.dtype != input.dtype:
+        raise RuntimeError(f"Input type ({input.dtype.cpp_name}) and bias type ({bias.dtype.cpp_name}) should be the "
+                           "same")
+    unbatched, batch = _batchified(name, nd, input)
+    stride, dilation = int_list(stride, nd), int_list(dilation, nd)
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = 0
+        elif padding == "same":
+            padding = _same_padding(batch, weight, stride, dilation)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        padding = int_list(padding, nd)
+    stride, pairs, dilation, _ = _checked_parameters(batch, weight, bias, stride, padding, dilation, groups, False)
+    _check_zero_dilation(dilation, nd, transposed=False)
+    bias = _check_dtypes(input, weight, bias, nd, False, dilation)
     result = _convolve(batch, weight, bias, stride=stride, padding=pairs, dilation=dilation, transposed=False,
                        output_padding=(0,) * nd, groups=groups)
     return result.squeeze(0) if unbatched else result
 
 
 def _conv_transpose(name, nd, input, weight, bias, stride, padding, output_padding, groups, dilation):
-    stride, dilation, padding = _tuple(stride, nd), _tuple(dilation, nd), _tuple(padding, nd)
-    output_padding = _tuple(output_padding, nd)
-    bias = _check_common(name, input, weight, bias, nd, stride, padding, dilation, transposed=True)
-    unbatched = input.ndim == nd + 1
-    batch = input.unsqueeze(0) if unbatched else input
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    if batch.shape[1] != weight.shape[0]:
-        raise RuntimeError(f"Given transposed=1, weight of size {_size(weight)}, expected input{_size(batch)} to "
-                           f"have {weight.shape[0]} channels, but got {batch.shape[1]} channels instead")
-    if weight.shape[0] % groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but "
-                           f"got weight of size [{_size(weight)}] instead")
-    if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[1] * groups):
-        raise RuntimeError(f"Given transposed=1, weight of size {_size(weight)}, expected bias to be 1-dimensional "
-                           f"with {weight.shape[1] * groups} elements, but got bias of size {_size(bias)} instead")
+    unbatched, batch = _batchified(name, nd, input)
+    stride, padding, output_padding, dilation = (int_list(v, nd) for v in (stride, padding, output_padding,
+                                                                                 dilation))
+    stride, pairs, dilation, output_padding = _checked_parameters(batch, weight, bias, stride, padding, dilation,
+                                                                  groups, True, output_padding)
+    _check_zero_dilation(dilation, nd, transposed=True)
     if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but got "
-                           f"output_padding: {', '.join(map(str, output_padding))}, "
-                           f"stride: {', '.join(map(str, stride))}, dilation: {', '.join(map(str, dilation))}")
-    sizes = _transposed_sizes(batch.shape[2:], weight.shape[2:], dilation, tuple((p, p) for p in padding), stride,
-                              output_padding)
+        wide = [_kernel_values(values, nd) for values in (output_padding, stride, dilation)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
+            _named("output_padding", wide[0]) + _named("stride", wide[1]) + _named("dilation", wide[2])))
+    sizes = _transposed_sizes(batch.shape[2:], weight.shape[2:], dilation, pairs, stride, output_padding)
     if any(s <= 0 for s in sizes):
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, batch.shape[2:]))}). "
                            f"Calculated output size per channel: ({' x '.join(map(str, sizes))}). Output size is too "
                            "small")
-    result = _convolve(batch, weight, bias, stride=stride, padding=tuple((p, p) for p in padding),
-                       dilation=dilation, transposed=True, output_padding=output_padding, groups=groups)
+    bias = _check_dtypes(input, weight, bias, nd, True, dilation)
+    result = _convolve(batch, weight, bias, stride=stride, padding=pairs, dilation=dilation, transposed=True,
+                       output_padding=output_padding, groups=groups)
     return result.squeeze(0) if unbatched else result
 
 
@@ -367,10 +435,10 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
 
 
 def _kernel_name(nd, transposed, dilation):
-    """The real kernel torch.convolution picks, which names itself when refusing a complex input."""
+    """The real kernel torch.convolution picks, which names itself when refusing a dtype."""
     if transposed:
         return f"slow_conv_transpose{max(nd, 2)}d_out_cpu"
-    if any(d != 1 for d in _tuple(dilation, nd)):
+    if any(d != 1 for d in ((dilation,) if isinstance(dilation, int) else dilation)):
         return "slow_conv_dilated<>"
     return "compute_columns3d" if nd == 3 else "slow_conv2d_cpu"
 
@@ -426,31 +494,99 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
                            dilation)
 
 
-def _fold_args(kernel_size, dilation, padding, stride):
-    return _tuple(kernel_size, 2), _tuple(dilation, 2), tuple((p, p) for p in _tuple(padding, 2)), _tuple(stride, 2)
+# ---- im2col and col2im (torch._C._nn), and torch.nn.functional's unfold and fold around them -------------------
+def _window_arguments(**arguments):
+    """The 2-d window parameters, each exactly 2 values (PyTorch's check, in this order), and their own checks."""
+    for name, values in arguments.items():
+        if len(values) != 2:
+            raise RuntimeError(f"It is expected {name} equals to 2, but got size {len(values)}")
+    return [tuple(values) for values in arguments.values()]
+
+
+def _positive(name, values, what="should be greater than zero", short=None):
+    if not all(v > 0 if what != "should be non-negative" else v >= 0 for v in values):
+        label = short or name
+        raise RuntimeError(f"{name} {what}, but got {label}_height: {values[0]} {label}_width: {values[1]}")
+
+
+def _integer_kernel(input, kernel):
+    if input.dtype.name in ("int64", "int32", "int16", "int8", "uint8"):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
+
+
+@parses("im2col(Tensor input, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride, *, "
+        "Tensor out=None)")
+def im2col(input, kernel_size, dilation, padding, stride):
+    """Every sliding block of a (N, C, H, W) input as a column of (N, C kH kW, L) (see torch._C._nn.im2col)."""
+    kernel_size, dilation, padding, stride = _window_arguments(kernel_size=kernel_size, dilation=dilation,
+                                                               padding=padding, stride=stride)
+    _positive("kernel size", kernel_size, short="kernel")
+    _positive("dilation", dilation)
+    _positive("padding", padding, "should be non-negative", short="pad")
+    _positive("stride", stride)
+    if not (input.size(1) != 0 and input.size(2) != 0 and ((input.ndim == 3 and input.size(0) != 0) or (
+            input.ndim == 4 and input.size(3) != 0))):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero "
+                           f"dimensions for input, but got: {_size(input)}")
+    height, width = input.shape[-2:]
+    pairs = tuple((p, p) for p in padding)
+    blocks = _out_sizes((height, width), kernel_size, dilation, pairs, stride)
+    if min(blocks) < 1:
+        raise RuntimeError(f"Given input with spatial size ({height}, {height}), kernel_size={kernel_size}, "
+                           f"dilation={dilation}, padding={padding}, calculated shape of the array of sliding blocks "
+                           f"as {blocks}, but its components must be at least one.")
+    _integer_kernel(input, "im2col_out_cpu")
+    return Im2Col.apply(input, kernel_size=kernel_size, dilation=dilation, padding=pairs, stride=stride)
+
+
+@parses("col2im(Tensor input, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, "
+        "int[2] stride, *, Tensor out=None)")
+def col2im(input, output_size, kernel_size, dilation, padding, stride):
+    """The adjoint of im2col: columns (N, C kH kW, L) summed into (N, C, *output_size) (see torch._C._nn.col2im)."""
+    output_size, kernel_size, dilation, padding, stride = _window_arguments(
+        output_size=output_size, kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride)
+    _positive("kernel size", kernel_size, short="kernel")
+    _positive("stride", stride)
+    _positive("dilation", dilation)
+    _positive("padding", padding, "should be non-negative", short="pad")
+    if not ((input.ndim == 2 and input.size(0) != 0 and input.size(1) != 0) or (
+            input.ndim == 3 and input.size(1) != 0 and input.size(2) != 0)):
+        raise RuntimeError("Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+                           f"dimensions for input, but got: {_size(input)}")
+    planes, length = input.shape[-2:]
+    if planes % math.prod(kernel_size):
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+                           f"got input.size(1)={planes} and kernel_size={kernel_size}.")
+    pairs = tuple((p, p) for p in padding)
+    blocks = _out_sizes(output_size, kernel_size, dilation, pairs, stride)
+    where = (f"Given output_size={output_size}, kernel_size={kernel_size}, dilation={dilation}, padding={padding}, "
+             f"stride={stride}, ")
+    if length != math.prod(blocks):
+        raise RuntimeError(f"{where}expected size of input's dimension 2 to match the calculated number of sliding "
+                           f"blocks {blocks[0]} * {blocks[1]} = {math.prod(blocks)}, but got input.size(2)={length}.")
+    if min(blocks) < 1:
+        raise RuntimeError(f"{where}calculated shape of the array of sliding blocks as {blocks}, which is too small "
+                           "(non-positive)")
+    if min(output_size) < 1:
+        raise RuntimeError(f"Expected output spatial size to be positive, but got: output_size={output_size}.")
+    _integer_kernel(input, "col2im_out_cpu")
+    return Col2Im.apply(input, output_size=output_size, kernel_size=kernel_size, dilation=dilation, padding=pairs,
+                        stride=stride)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    """Every sliding block of a (N, C, H, W) input as a column of (N, C kH kW, L) (see torch.nn.functional.unfold)."""
-    if input.ndim not in (3, 4):
-        raise NotImplementedError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.ndim}D)")
-    kernel_size, dilation, padding, stride = _fold_args(kernel_size, dilation, padding, stride)
-    return Im2Col.apply(input, kernel_size=kernel_size, dilation=dilation, padding=padding, stride=stride)
+    """Every sliding block of a (N, C, H, W) input as a column (see torch.nn.functional.unfold)."""
+    return im2col(input, _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    """The adjoint of unfold: columns (N, C kH kW, L) summed into (N, C, *output_size) (see F.fold)."""
-    output_size = _tuple(output_size, 2)
-    kernel_size, dilation, pairs, stride = _fold_args(kernel_size, dilation, padding, stride)
-    blocks = _out_sizes(output_size, kernel_size, dilation, pairs, stride)
-    if input.ndim in (2, 3) and input.shape[-1] != math.prod(blocks):
-        raise RuntimeError(
-            f"Given output_size={output_size}, kernel_size={kernel_size}, dilation={dilation}, "
-            f"padding={_tuple(padding, 2)}, stride={stride}, expected size of input's dimension {input.ndim - 1} to "
-            f"match the calculated number of sliding blocks {blocks[0]} * {blocks[1]} = {math.prod(blocks)}, but got "
-            f"input.size({input.ndim - 1})={input.shape[-1]}.")
-    return Col2Im.apply(input, output_size=output_size, kernel_size=kernel_size, dilation=dilation, padding=pairs,
-                        stride=stride)
+    """The adjoint of unfold (see torch.nn.functional.fold)."""
+    return col2im(input, _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride))
+
+
+def _pair(value):
+    """torch.nn.modules.utils._pair: an iterable as a tuple, anything else twice."""
+    return tuple(value) if isinstance(value, Iterable) else (value, value)
 
 
 class ConvolutionMethods:

@@ -5,10 +5,11 @@ import math
 
 import numpy as np
 
-from ndgrad.ops._loss_base import constant
+from ndgrad._argument_parser import parses
+from ndgrad.ops._loss_base import constant, get_enum, reduction_name
 from ndgrad.ops._op import UNARY, Op
 
-__all__ = []  # torch.ctc_loss takes the reduction as an enum: only F.ctc_loss here
+__all__ = ["ctc_loss"]  # torch's, of the reduction as an enum; torch.nn.functional's takes its name
 FUNCTIONAL = ["ctc_loss"]
 
 
@@ -195,13 +196,17 @@ def _padded_targets(targets, target_lengths, batch):
     return np.where(np.arange(longest) < target_lengths[:, None], values[:, :longest], 0)
 
 
-def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
-    """The CTC loss of (T, N, C) or (T, C) log-probabilities (see torch.nn.functional.ctc_loss)."""
+# NOTE: torch's parser reads the int default "at::Reduction::Mean" as 0 (see classification_losses).
+@parses("ctc_loss(Tensor log_probs, Tensor targets, int[] input_lengths, int[] target_lengths, int blank=0, "
+        "int reduction=at::Reduction::Mean, bool zero_infinity=False)",
+        "ctc_loss(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank=0, "
+        "int reduction=at::Reduction::Mean, bool zero_infinity=False)")
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0, zero_infinity=False):
+    """The CTC loss of (T, N, C) or (T, C) log-probabilities (see torch.ctc_loss)."""
     from ndgrad._creation import tensor
     from ndgrad.ops.comparison import where
 
-    if reduction not in ("mean", "sum", "none"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    reduction = reduction_name(reduction)
     batched = log_probs.ndim == 3
     x = log_probs if batched else log_probs.unsqueeze(1)
     if not x.dtype.is_floating_point:
@@ -235,3 +240,9 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reducti
     if reduction == "sum":
         return loss.sum()
     return loss if batched else loss.squeeze(0)
+
+
+def functional_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+                        zero_infinity=False):
+    """The CTC loss (see torch.nn.functional.ctc_loss)."""
+    return ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, get_enum(reduction), zero_infinity)

@@ -4,12 +4,12 @@ every index that counts: padding_idx does not); the op reduces the gathered rows
 
 
 from ndgrad._device import namespace_of
-from ndgrad._dtype import int32, int64
+from ndgrad._dtype import bool_, float16, float64, int32, int64
 from ndgrad._warnings import warn
-from ndgrad.ops._checks import constant_like
+from ndgrad.ops._checks import constant_like, type_string
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.gather_scatter import IndexAdd, IndexSelect
-from ndgrad.ops.layers import _renorm_rows, _zeros
+from ndgrad.ops.layers import _zeros, embedding_renorm_
 
 __all__ = []
 FUNCTIONAL = ["embedding_bag"]
@@ -118,7 +118,15 @@ def _check_indices(tensor):
     if tensor.dtype not in (int64, int32):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
-            f"ndgrad.{tensor.dtype.title}Tensor instead (while checking arguments for embedding_bag)"
+            f"{type_string(tensor)} instead (while checking arguments for embedding_bag)"
+        )
+
+
+def _check_weight(weight):
+    if not weight.dtype.is_floating_point:
+        raise RuntimeError(
+            "Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, BFloat16, "
+            f"Float, Double; but got {type_string(weight)} instead (while checking arguments for embedding_bag)"
         )
 
 
@@ -131,6 +139,8 @@ def _flatten(input, offsets, per_sample_weights, include_last_offset):
                 "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed length "
                 f"sequences. However, found offsets of type {type(offsets)}"
             )
+        if input.dtype is bool_:  # torch builds the offsets with arange in input's dtype
+            raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
         xp = namespace_of(input._data)
         starts = xp.arange(0, input.numel(), input.shape[1]) if input.shape[1] else xp.zeros(input.shape[0], int)
         flat_weights = None if per_sample_weights is None else per_sample_weights.reshape(-1)
@@ -145,7 +155,7 @@ def _flatten(input, offsets, per_sample_weights, include_last_offset):
     raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
 
 
-def _bags(indices, starts, include_last_offset, num_embeddings, padding_idx):
+def _bags(indices, starts, include_last_offset, num_embeddings, padding_idx, weight_dtype):
     """(rows, bags, positions, counts): for every index that counts, its row, its bag and its input position;
     and each bag's size."""
     xp = namespace_of(indices)
@@ -161,8 +171,13 @@ def _bags(indices, starts, include_last_offset, num_embeddings, padding_idx):
             f"offsets[-1] can not be greater than input's length {length} but got offsets[-1] of {int(starts[-1])}"
         )
     outside = xp.nonzero((indices < 0) | (indices >= num_embeddings))[0]
-    if outside.shape[0]:
+    if outside.shape[0]:  # each weight dtype's kernel words it its own way
         position = int(outside[0])
+        if weight_dtype is float16:
+            raise _index_error()
+        if weight_dtype is float64:
+            raise RuntimeError("embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be "
+                               f"{int(indices[position])}")
         raise RuntimeError(
             f"Index {position} of input takes value {int(indices[position])} which is not in the valid range "
             f"[0, {num_embeddings})"
@@ -206,7 +221,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise ValueError("max mode does not support sparse weights")
     _check_indices(input)
     if max_norm is not None:
-        _renorm_rows(weight, indices, max_norm, norm_type)
+        embedding_renorm_(weight.detach(), input.reshape(-1), max_norm, norm_type)
+    _check_weight(weight)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError(
             "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' "
@@ -222,7 +238,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                 f"{num_embeddings - 1}, but got {padding_idx}"
             )
         padding_idx %= num_embeddings
-    rows, bags, positions, counts = _bags(indices, starts, include_last_offset, num_embeddings, padding_idx)
+    rows, bags, positions, counts = _bags(indices, starts, include_last_offset, num_embeddings, padding_idx,
+                                          weight.dtype)
     grad_scale = None
     if scale_grad_by_freq:
         xp = namespace_of(rows)

@@ -7,17 +7,17 @@ from ndgrad._device import namespace_of
 from ndgrad._dtype import can_cast, int64, promote_types
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
-from ndgrad.ops._checks import constant_like, zeros_like_grad
+from ndgrad.ops._checks import constant_like, type_string, zeros_like_grad
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.comparison import where
-from ndgrad.ops.dropout import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
+from ndgrad.ops.dropouts import dropout  # noqa: F401 - it lived here; nn.modules.rnn imports it from here
 from ndgrad.ops.gather_scatter import IndexAdd, IndexSelect
 from ndgrad.ops.linalg import matmul
 from ndgrad.ops.reduction import LinalgVectorNorm, norm
 from ndgrad.ops.rounding import nan_keeping_sign
 
-# torch.embedding takes other arguments than F.embedding: not at top level
-__all__ = ["cosine_similarity", "pairwise_distance", "pdist", "bilinear"]
+# torch's own; torch.embedding takes its arguments in another order than torch.nn.functional.embedding
+__all__ = ["cosine_similarity", "pairwise_distance", "pdist", "bilinear", "embedding", "embedding_renorm_"]
 FUNCTIONAL = ["linear", "embedding", "one_hot", "cosine_similarity", "pairwise_distance", "pdist", "bilinear"]
 
 
@@ -164,12 +164,12 @@ def linear(input, weight, bias=None):
         _dtype_mismatch(input, weight, bias)
     if weight.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {weight.ndim}D")
+    if bias is not None and input.ndim == 2 and weight.ndim == 1:  # torch's addmm(bias, input, weight.t())
+        raise RuntimeError("mat2 must be a matrix, got 1-D tensor")
     if input.shape[-1] != weight.shape[-1]:
         rows = math.prod(input.shape[:-1])
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
                            f"{'x'.join(map(str, weight.shape[::-1]))})")
-    if bias is not None and input.ndim == 2 and weight.ndim == 1:
-        raise RuntimeError("mat2 must be a matrix, got 1-D tensor")
     if bias is None or weight.ndim != 2:
         out = matmul(input, weight.t())
         return out if bias is None else out + bias
@@ -254,50 +254,78 @@ def trilinear(x1, weight, x2):
     return Trilinear.apply(x1, weight, x2)
 
 
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
-              sparse=False):
-    """The rows of ``weight`` at the indices ``input`` (see torch.nn.functional.embedding)."""
-    if input.dtype.name not in ("int64", "int32"):
-        raise RuntimeError(
-            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got "
-            f"ndgrad.{input.dtype.title}Tensor instead (while checking arguments for embedding)"
-        )
+def _index_types(name, position, indices):
+    if indices.dtype.name not in ("int64", "int32"):
+        raise RuntimeError(f"Expected tensor for argument #{position} 'indices' to have one of the following scalar "
+                           f"types: Long, Int; but got {type_string(indices)} instead (while checking arguments for "
+                           f"{name})")
+
+
+@parses("embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, "
+        "bool sparse=False)")
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    """The rows of ``weight`` at ``indices`` (see torch.embedding); a negative padding_idx is none."""
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
-    if padding_idx is not None:
-        if padding_idx > 0:
-            if padding_idx >= weight.shape[0]:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-        elif padding_idx < 0:
-            if padding_idx < -weight.shape[0]:
-                raise AssertionError("Padding_idx must be within num_embeddings")
-            padding_idx = weight.shape[0] + padding_idx
+    _index_types("embedding", 1, indices)
     if sparse:
         raise NotImplementedError("ndgrad has no sparse tensors: embedding(sparse=True) is not supported")
-    indices = input._data.astype(int64.numpy)
-    if indices.size and (indices.min() < 0 or indices.max() >= weight.shape[0]):
+    values = indices._data.astype(int64.numpy)
+    if values.size and (values.min() < 0 or values.max() >= weight.shape[0]):
         raise IndexError("index out of range in self")
-    if max_norm is not None:
-        _renorm_rows(weight, indices, max_norm, norm_type)
-    return Embedding.apply(weight, indices=indices, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+    return Embedding.apply(weight, indices=values, padding_idx=padding_idx if padding_idx >= 0 else None,
+                           scale_grad_by_freq=scale_grad_by_freq)
 
 
-def _renorm_rows(weight, indices, max_norm, norm_type):
-    """PyTorch's embedding_renorm_: the looked-up rows whose norm exceeds max_norm are scaled down, in place."""
+@parses("embedding_renorm_(Tensor input, Tensor indices, float max_norm, float norm_type)")
+def embedding_renorm_(input, indices, max_norm, norm_type):
+    """The rows of ``input`` at ``indices`` whose norm exceeds max_norm, scaled down to it, in place (see
+    torch.embedding_renorm_)."""
+    if input.ndim != 2:
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {input.ndim}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for embedding_renorm_)")
+    _index_types("embedding_renorm_", 2, indices)
+    input._check_inplace()
+    data = input._data.copy()
+    xp = namespace_of(data)
+    rows = xp.unique(indices._data.astype(int64.numpy))
+    outside = rows[(rows < -data.shape[0]) | (rows >= data.shape[0])]  # negative rows count from the end
+    if outside.size:
+        raise IndexError(f"select(): index {int(outside[0])} out of range for tensor of size {list(input.shape)} at "
+                         "dimension 0")
+    if rows.size and not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {input.dtype.title} "
+                           "instead.")
+    norms = (xp.abs(data[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
+    big = norms > max_norm
+    data[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(data.dtype)
     with no_grad():
-        data = weight._data.copy()
-        xp = namespace_of(data)
-        rows = xp.unique(indices)
-        norms = (xp.abs(data[rows]) ** norm_type).sum(axis=1) ** (1.0 / norm_type)
-        big = norms > max_norm
-        data[rows[big]] *= (max_norm / (norms[big] + 1e-7))[:, None].astype(data.dtype)
-        weight._write(data)
+        input._write(data)
+    return input
+
+
+def functional_embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+                         sparse=False):
+    """The rows of ``weight`` at the indices ``input`` (see torch.nn.functional.embedding)."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.size(0):
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if max_norm is not None:
+        input = input.contiguous()
+        embedding_renorm_(weight.detach(), input, max_norm, norm_type)  # under no_grad, as torch's
+    return embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
 @parses("one_hot(Tensor input, int num_classes=-1)")
 def one_hot(tensor, num_classes=-1):
     """int64 tensor with a trailing dim of num_classes, 1 at each value (see torch.nn.functional.one_hot)."""
-    from ndgrad._creation import arange
     from ndgrad._tensor import Tensor
 
     if tensor.dtype is not int64:
@@ -311,7 +339,10 @@ def one_hot(tensor, num_classes=-1):
         raise RuntimeError("Class values must be non-negative.")
     if values.size and values.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return Tensor._wrap((values[..., None] == arange(num_classes, device=tensor.device)._data).astype(int64.numpy))
+    xp = namespace_of(values)
+    result = xp.zeros((*values.shape, num_classes), dtype=int64.numpy)  # allocated as torch allocates it
+    xp.put_along_axis(result, values[..., None], 1, axis=-1)
+    return Tensor._wrap(result)
 
 
 @parses("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08)")
@@ -322,7 +353,9 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     common = promote_types(x1.dtype, x2.dtype)
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {common.title}")
-    x1, x2 = broadcast_tensors(x1, x2)
+    if not eps >= 0:  # nan too
+        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
+    x1, x2 = broadcast_tensors(x1.to(common), x2.to(common))
     norms = []
     for x in (x1, x2):
         n = norm(x, 2, dim, keepdim=True)
@@ -348,6 +381,8 @@ def pdist(input, p=2):
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
+    if input.dtype.itemsize < 4:  # PyTorch's kernel computes float32 and float64
+        raise NotImplementedError(f"\"pdist\" not implemented for '{input.dtype.title}'")
     return Pdist.apply(input, p=float(p))
 
 

@@ -4,16 +4,27 @@ triplet_margin, triplet_margin_with_distance). PyTorch's one-node losses are pri
 
 import numpy as np
 
+from ndgrad._argument_parser import parses
 from ndgrad._device import array_namespace, namespace_of
-from ndgrad._dtype import int64
-from ndgrad.ops._checks import check_castable, no_complex_kernel
-from ndgrad.ops._loss_base import array_of, constant, reduce_array, reduced, reduction_argument, spread
+from ndgrad._dtype import bool_, int64
+from ndgrad.ops._checks import check_castable, kernel_scalars
+from ndgrad.ops._loss_base import (
+    array_of,
+    constant,
+    reduce_array,
+    reduced,
+    reduction_enum,
+    reduction_name,
+    scalar_minus,
+    spread,
+)
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import minimum, where
 from ndgrad.ops.joining import broadcast_tensors
 from ndgrad.ops.layers import pairwise_distance
 
-__all__ = []  # the names torch has at top level (torch.X)
+# the names torch has at top level (torch.X)
+__all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss", "triplet_margin_loss"]
 FUNCTIONAL = [
     "multi_margin_loss", "multilabel_margin_loss", "soft_margin_loss", "margin_ranking_loss", "hinge_embedding_loss",
     "cosine_embedding_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
@@ -180,8 +191,6 @@ def _check_rows(input, target, name, exact):
     if not (input.ndim == 0 or (input.ndim in (1, 2) and input.shape[-1] != 0)):
         raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
                            f"{list(input.shape)}")
-    if target.dtype.title != "Long":
-        raise RuntimeError(f"expected scalar type Long but found {target.dtype.title}")
     if exact(input, target):
         return
     if name == "multi_margin_loss":
@@ -192,77 +201,99 @@ def _check_rows(input, target, name, exact):
     raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
 
 
-def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
-                      reduction="mean"):
-    """Multi-class hinge loss (see torch.nn.functional.multi_margin_loss)."""
-    reduction = reduction_argument(size_average, reduce, reduction)
-    if p not in (1, 2):
-        raise ValueError("only p == 1 and p == 2 supported")
-    if weight is not None and weight.ndim != 1:
-        raise ValueError("weight must be one-dimensional")
+def _long_target(target):
+    if target.dtype is not int64:
+        raise RuntimeError(f"expected scalar type Long but found {target.dtype.title}")
+
+
+def _floating_kernel(input, kernel):
+    """These kernels compute float32 and float64 tensors only."""
+    if not input.dtype.is_floating_point or input.dtype.itemsize < 4:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
+
+
+# NOTE: torch's parser reads the int default "at::Reduction::Mean" as 0 (see classification_losses).
+@parses("multi_margin_loss(Tensor input, Tensor target, Scalar p=1, Scalar margin=1, Tensor? weight=None, "
+        "int reduction=at::Reduction::Mean, *, Tensor out=None)")
+def multi_margin_loss(input, target, p=1, margin=1, weight=None, reduction=0):
+    """Multi-class hinge loss (see torch._C._nn.multi_margin_loss)."""
     _check_rows(input, target, "multi_margin_loss", lambda x, t: t.ndim <= 1 and t.numel() == (
         x.shape[0] if x.ndim == 2 else 1))
     classes = input.shape[-1] if input.ndim else 1
-    if weight is not None:
-        if weight.numel() != classes:
-            raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
-        if weight.dtype is not input.dtype:
-            raise RuntimeError(f"expected scalar type {input.dtype.title} but found {weight.dtype.title}")
-    no_complex_kernel("multi_margin_loss_cpu_kernel", input)
+    if weight is not None and weight.numel() != classes:
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {list(weight.shape)}")
+    if p != 1 and p != 2:
+        raise RuntimeError("only p == 1 and p == 2 supported")
+    _floating_kernel(input, "multi_margin_loss_cpu_kernel")
+    (margin,) = kernel_scalars(input, margin)
+    _long_target(target)
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {input.dtype.title} but found {weight.dtype.title}")
     values = target._data.reshape(-1).astype(int64.numpy)
     if values.size and (values.min() < 0 or values.max() >= classes):
         raise RuntimeError("target out of range")
-    return MultiMarginLoss.apply(input, target=values, p=p, margin=float(margin), weight=array_of(weight, input),
-                                 reduction=reduction)
+    return MultiMarginLoss.apply(input, target=values, p=int(p), margin=float(margin),
+                                 weight=array_of(weight, input), reduction=reduction_name(reduction))
 
 
-def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    """Multi-label hinge loss over the listed target classes (see torch.nn.functional.multilabel_margin_loss)."""
-    reduction = reduction_argument(size_average, reduce, reduction)
+@parses("multilabel_margin_loss(Tensor input, Tensor target, int reduction=at::Reduction::Mean, *, Tensor out=None)")
+def multilabel_margin_loss(input, target, reduction=0):
+    """Multi-label hinge loss over the listed target classes (see torch._C._nn.multilabel_margin_loss)."""
     _check_rows(input, target, "multilabel_margin_loss", lambda x, t: t.shape == x.shape)
-    no_complex_kernel("multilabel_margin_loss_forward_out_frame", input)
     values = _rows(target._data).astype(int64.numpy)
     listed = namespace_of(values).cumprod(values != -1, axis=1).astype(bool)
     if ((values < 0) | (values >= values.shape[1]))[listed].any():
         raise RuntimeError("argument #2 'target' is out of range")
-    return MultilabelMarginLoss.apply(input, target=values, reduction=reduction)
+    _floating_kernel(input, "multilabel_margin_loss_forward_out_frame")
+    _long_target(target)
+    return MultilabelMarginLoss.apply(input, target=values, reduction=reduction_name(reduction))
 
 
-def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
-    """log(1 + exp(-target * input)) (see torch.nn.functional.soft_margin_loss)."""
-    reduction = reduction_argument(size_average, reduce, reduction)
+@parses("soft_margin_loss(Tensor input, Tensor target, int reduction=at::Reduction::Mean, *, Tensor out=None)")
+def soft_margin_loss(input, target, reduction=0):
+    """log(1 + exp(-target * input)) (see torch._C._nn.soft_margin_loss)."""
     if target.requires_grad:
         raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument 'target'. "
                            "This input cannot have requires_grad True.")
-    _, target = broadcast_tensors(input, target)  # PyTorch's error for shapes that do not broadcast
+    # PyTorch computes -input, times target, then exp and log1p, all in place in a tensor of input's shape and dtype
+    if input.dtype is bool_:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
+                           "a mask, use the `~` or `logical_not()` operator instead.")
+    shape = broadcast_tensors(input, target)[0].shape
+    if shape != input.shape:
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}")
     check_castable(input, target)
-    return SoftMarginLoss.apply(input, target=array_of(target, input), reduction=reduction)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype.title}")
+    return SoftMarginLoss.apply(input, target=array_of(target.expand_as(input), input),
+                                reduction=reduction_name(reduction))
 
 
-def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
-    """max(0, -target (input1 - input2) + margin) (see torch.nn.functional.margin_ranking_loss)."""
-    reduction = reduction_argument(size_average, reduce, reduction)
-    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
-        raise RuntimeError(
-            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
-            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} "
-        )
-    return reduced((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+@parses("margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, "
+        "int reduction=at::Reduction::Mean)")
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    """max(0, -target (input1 - input2) + margin) (see torch.margin_ranking_loss); a composite."""
+    return reduced((-target * (input1 - input2) + float(margin)).clamp_min(0), reduction_name(reduction))
 
 
-def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
-    """input where target is 1, max(0, margin - input) where it is -1 (see F.hinge_embedding_loss)."""
-    reduction = reduction_argument(size_average, reduce, reduction)
-    zeros = input * 0
-    margin_clamp = (margin - input).clamp_min(0)
+@parses("hinge_embedding_loss(Tensor input, Tensor target, float margin=1.0, int reduction=at::Reduction::Mean)")
+def hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    """input where target is 1, max(0, margin - input) where it is -1 (see torch.hinge_embedding_loss)."""
+    from ndgrad._creation import zeros_like  # creation imports the Tensor, which imports the ops
+
+    zeros = zeros_like(input)
+    margin_clamp = scalar_minus(float(margin), input).clamp_min(0)
     output = where(target != 1, margin_clamp, zeros) + where(target != -1, input, zeros)
-    return reduced(output, reduction)
+    return reduced(output, reduction_name(reduction))
 
 
-def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+@parses("cosine_embedding_loss(Tensor input1, Tensor input2, Tensor target, float margin=0.0, "
+        "int reduction=at::Reduction::Mean)")
+def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
     """1 - cos(input1, input2) where target is 1, max(0, cos - margin) where it is -1 (see
-    torch.nn.functional.cosine_embedding_loss)."""
-    reduction = reduction_argument(size_average, reduce, reduction)
+    torch.cosine_embedding_loss)."""
+    from ndgrad._creation import zeros_like
+
     dim = target.ndim
     if dim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -275,14 +306,12 @@ def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, r
     products = (input1 * input2).sum(dim)
     denominator = (((input1 * input1).sum(dim) + epsilon) * ((input2 * input2).sum(dim) + epsilon)).sqrt()
     cos = products / denominator
-    zeros = cos * 0
-    output = where(target == 1, 1 - cos, zeros) + where(target == -1, (cos - margin).clamp_min(0), zeros)
-    return reduced(output, reduction)
+    zeros = zeros_like(cos)
+    output = where(target == 1, 1 - cos, zeros) + where(target == -1, (cos - float(margin)).clamp_min(0), zeros)
+    return reduced(output, reduction_name(reduction))
 
 
-def _check_triplet(anchor, positive, negative, margin):
-    if margin <= 0:
-        raise ValueError(f"margin must be greater than 0, got {margin}")
+def _same_dims(anchor, positive, negative):
     if not anchor.ndim == positive.ndim == negative.ndim:
         raise RuntimeError(
             "The anchor, positive, and negative tensors are expected to have the same number of dimensions, but "
@@ -298,16 +327,67 @@ def _triplet(anchor, positive, negative, distance, margin, swap, reduction):
     return reduced((margin + distance_positive - distance_negative).clamp_min(0), reduction)
 
 
-def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, size_average=None,
-                        reduce=None, reduction="mean"):
+@parses("triplet_margin_loss(Tensor anchor, Tensor positive, Tensor negative, float margin=1.0, float p=2, "
+        "float eps=1e-06, bool swap=False, int reduction=at::Reduction::Mean)")
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False, reduction=0):
+    """max(0, margin + d(anchor, positive) - d(anchor, negative)) (see torch.triplet_margin_loss)."""
+    _same_dims(anchor, positive, negative)
+    return _triplet(anchor, positive, negative, lambda x1, x2: pairwise_distance(x1, x2, p, eps), float(margin),
+                    swap, reduction_name(reduction))
+
+
+# ---- torch.nn.functional's Python functions around them ---------------------------------------------------------
+def functional_multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                                 reduction="mean"):
+    """Multi-class hinge loss (see torch.nn.functional.multi_margin_loss)."""
+    reduction = reduction_enum(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    return multi_margin_loss(input, target, p, margin, weight, reduction)
+
+
+def functional_multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """Multi-label hinge loss (see torch.nn.functional.multilabel_margin_loss)."""
+    return multilabel_margin_loss(input, target, reduction_enum(size_average, reduce, reduction))
+
+
+def functional_soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target * input)) (see torch.nn.functional.soft_margin_loss)."""
+    return soft_margin_loss(input, target, reduction_enum(size_average, reduce, reduction))
+
+
+def functional_margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                                   reduction="mean"):
+    """max(0, -target (input1 - input2) + margin) (see torch.nn.functional.margin_ranking_loss)."""
+    reduction = reduction_enum(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} "
+        )
+    return margin_ranking_loss(input1, input2, target, margin, reduction)
+
+
+def functional_hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    """See torch.nn.functional.hinge_embedding_loss."""
+    return hinge_embedding_loss(input, target, margin, reduction_enum(size_average, reduce, reduction))
+
+
+def functional_cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                                     reduction="mean"):
+    """See torch.nn.functional.cosine_embedding_loss."""
+    return cosine_embedding_loss(input1, input2, target, margin, reduction_enum(size_average, reduce, reduction))
+
+
+def functional_triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, swap=False,
+                                   size_average=None, reduce=None, reduction="mean"):
     """max(0, margin + d(anchor, positive) - d(anchor, negative)) (see F.triplet_margin_loss)."""
-    reduction = reduction_argument(size_average, reduce, reduction)
-    _check_triplet(anchor, positive, negative, margin)
-
-    def distance(x1, x2):  # torch.pairwise_distance over the last dim
-        return (x1 - x2 + eps).norm(p, max(x1.ndim, x2.ndim) - 1)
-
-    return _triplet(anchor, positive, negative, distance, margin, swap, reduction)
+    reduction = reduction_enum(size_average, reduce, reduction)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    return triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction)
 
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None, margin=1.0, swap=False,
@@ -316,5 +396,7 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     torch.nn.functional.triplet_margin_with_distance_loss)."""
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    _check_triplet(anchor, positive, negative, margin)
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    _same_dims(anchor, positive, negative)
     return _triplet(anchor, positive, negative, distance_function or pairwise_distance, margin, swap, reduction)

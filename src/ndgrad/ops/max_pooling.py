@@ -7,27 +7,21 @@ import math
 import numpy as np
 
 from ndgrad._argument_parser import parses
-from ndgrad.ops._checks import no_complex_kernel
+from ndgrad._device import namespace_of
+from ndgrad.ops._checks import int_list
 from ndgrad.ops._op import REDUCTION, SHAPE, Op
 from ndgrad.ops._pool_windows import (
-    COUNTS,
-    adaptive_size,
     adaptive_windows,
+    check_1d,
     plane_sizes,
     pool_arguments,
+    pool_size,
     require_float,
-    single,
 )
-from ndgrad.ops._separable import Gather, Scatter, as_tuple, check
+from ndgrad.ops._separable import Gather, Scatter, check
 
-__all__ = ["max_pool1d", "max_pool2d", "max_pool3d"]
-FUNCTIONAL = [
-    "max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices", "max_pool2d_with_indices",
-    "max_pool3d_with_indices", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
-    "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
-    "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
-    "fractional_max_pool3d_with_indices", "max_unpool1d", "max_unpool2d", "max_unpool3d",
-]
+__all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices"]  # torch has these at top level
+FUNCTIONAL = []  # torch.nn.functional's forms are in functional_pooling
 
 
 def _low(xp, dtype):
@@ -129,33 +123,58 @@ class AdaptiveMaxPool3D(AdaptiveMaxPool2D):
     name = "adaptive_max_pool3d"
 
 
-def _max_pool(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode):
+def _max_pool(op, nd, input, kernel_size, stride, padding, dilation, ceil_mode, name=None):
     """(values, indices) of an nd max pooling."""
     kernel, stride, padding, dilation, out = pool_arguments(
-        op.name, input, nd, kernel_size, stride, padding, dilation, ceil_mode)
-    no_complex_kernel(f"max_pool{nd}d", input)
+        name or op.name, input, nd, kernel_size, stride, padding, dilation, ceil_mode)
+    if input.dtype.is_complex or input.dtype.name == "bool":
+        raise NotImplementedError(f"\"max_pool{nd}d\" not implemented for '{input.dtype.title}'")
     return op.apply(input, kernel_size=kernel, stride=stride, padding=padding, dilation=dilation,
                     out_size=tuple(out))
 
 
-def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode):
-    """(values, indices) of a 1-D max pooling, as 2-D pooling over a height of 1."""
-    check(input.ndim in (2, 3), "max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size "
-          f"for input, but got:{list(input.shape)}")
-    kernel = single(kernel_size, "max_pool1d", "kernel_size")
-    check(kernel > 0, f"max_pool1d() kernel_size must be greater than zero, but got {kernel}")
-    stride = single(stride, "max_pool1d", "stride", stride=True) or kernel
-    padding, dilation = as_tuple(padding, 1, "")[0], as_tuple(dilation, 1, "")[0]
+def _max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode):
+    """(values, indices) of a 1-D max pooling, as 2-D pooling over a height of 1 (as torch's)."""
+    kernel, stride, padding, dilation = check_1d("max_pool1d", input, ("kernel_size", kernel_size),
+                                                 ("stride", stride), ("padding", padding), ("dilation", dilation))
     values, indices = _max_pool(MaxPool2DWithIndices, 2, input.unsqueeze(-2), (1, kernel), (1, stride),
                                 (0, padding), (1, dilation), ceil_mode)
     return values.squeeze(-2), indices.squeeze(-2)
+
+
+def _sizes_1d(input, kernel_size, stride, padding, dilation, ceil_mode):
+    """torch.max_pool1d's own checks (it pools without indices): the window arguments as ints."""
+    shape = list(input.shape)
+    check((input.ndim == 2 and all(shape)) or (input.ndim == 3 and all(shape[1:])), "max_pool1d: Expected 2D or 3D "
+          f"(batch mode) tensor with optional 0 dim batch size for input, but got:{shape}")
+    kernel, stride, padding, dilation = (
+        (v,) if isinstance(v, int) else tuple(v) for v in (kernel_size, () if stride is None else stride, padding,
+                                                          dilation))
+    for argument, value, words in (("kernel_size", kernel, "an int, list of ints"), ("stride", stride, "None, an int, "
+                                   "list of ints,"), ("padding", padding, "an int, list of ints,"),
+                                   ("dilation", dilation, "an int, list of ints")):
+        check(len(value) == 1 or (argument == "stride" and not value), f"max_pool1d() {argument} must be {words} or "
+              f"tuple of ints of size 1 but got size {len(value)}")
+    kernel, padding, dilation = kernel[0], padding[0], dilation[0]
+    stride = stride[0] if stride else kernel
+    check(kernel > 0, f"max_pool1d() kernel_size must be greater than zero, but got {kernel}")
+    check(stride > 0, f"max_pool1d() stride must be greater than zero, but got {stride}")
+    check(padding >= 0, f"max_pool1d() padding must be non-negative, but got {padding}")
+    check(padding <= kernel // 2, f"max_pool1d() padding should be at most half of kernel size, but got "
+          f"padding={padding} and kernel_size={kernel}")
+    check(dilation > 0, f"max_pool1d() dilation must be greater than zero, but got {dilation}")
+    out = pool_size(input.shape[-1], kernel, stride, padding, dilation, ceil_mode)
+    check(out > 0, f"max_pool1d() Invalid computed output size: {out}")
+    return kernel, stride, padding, dilation
 
 
 @parses("max_pool1d(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, int[1] dilation=1, "
         "bool ceil_mode=False)")
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
     """1-D max pooling (see torch.max_pool1d)."""
-    return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)[0]
+    kernel, stride, padding, dilation = _sizes_1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+    require_float(input, "max_pool1d_impl")
+    return _max_pool1d_with_indices(input, kernel, stride, padding, dilation, ceil_mode)[0]
 
 
 @parses("max_pool2d(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, int[2] dilation=1, "
@@ -174,41 +193,23 @@ def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 @parses("max_pool1d_with_indices(Tensor input, int[1] kernel_size, int[1] stride=None, int[1] padding=0, "
         "int[1] dilation=1, bool ceil_mode=False)")
-def _max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
-    return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """(values, indices) of a 1-D max pooling (see torch.max_pool1d_with_indices)."""
+    return _max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 @parses("max_pool2d_with_indices(Tensor input, int[2] kernel_size, int[2] stride=None, int[2] padding=0, "
         "int[2] dilation=1, bool ceil_mode=False, *, Tensor[2] out=None)")
-def _max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """(values, indices) of a 2-D max pooling (see torch._C._nn.max_pool2d_with_indices)."""
     return _max_pool(MaxPool2DWithIndices, 2, input, kernel_size, stride, padding, dilation, ceil_mode)
 
 
 @parses("max_pool3d_with_indices(Tensor input, int[3] kernel_size, int[3] stride=None, int[3] padding=0, "
         "int[3] dilation=1, bool ceil_mode=False, *, Tensor[2] out=None)")
-def _max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+def max_pool3d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    """(values, indices) of a 3-D max pooling (see torch._C._nn.max_pool3d_with_indices)."""
     return _max_pool(MaxPool3DWithIndices, 3, input, kernel_size, stride, padding, dilation, ceil_mode)
-
-
-def _functional(values, values_and_indices, name):
-    """torch.nn.functional's form of a max pooling: PyTorch's op for ``values``, or for ``values_and_indices``
-    where ``return_indices``, as torch.nn.functional calls them."""
-
-    def pool(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
-        op = values_and_indices if return_indices else values
-        return op(input, kernel_size, stride, padding, dilation, ceil_mode)
-
-    pool.__name__ = pool.__qualname__ = name
-    pool.__doc__ = f"Max pooling (see torch.nn.functional.{name})."
-    return pool
-
-
-functional_max_pool1d = _functional(max_pool1d, _max_pool1d_with_indices, "max_pool1d")
-functional_max_pool2d = _functional(max_pool2d, _max_pool2d_with_indices, "max_pool2d")
-functional_max_pool3d = _functional(max_pool3d, _max_pool3d_with_indices, "max_pool3d")
-max_pool1d_with_indices = _functional(_max_pool1d_with_indices, _max_pool1d_with_indices, "max_pool1d_with_indices")
-max_pool2d_with_indices = _functional(_max_pool2d_with_indices, _max_pool2d_with_indices, "max_pool2d_with_indices")
-max_pool3d_with_indices = _functional(_max_pool3d_with_indices, _max_pool3d_with_indices, "max_pool3d_with_indices")
 
 
 # ---- fractional max pooling -----------------------------------------------------------------------------------
@@ -261,29 +262,19 @@ def _fractional_starts(xp, sample, size, out, kernel):
     return starts
 
 
-def _fractional_max_pool(op, nd, input, kernel_size, output_size, output_ratio, return_indices, samples):
-    from ndgrad._creation import rand
-
+def _fractional_max_pool(op, nd, input, kernel_size, output_size, samples):
+    """(values, indices) of torch's fractional_max_pool2d/3d, with its checks in its order."""
     name = op.name
-    no_complex_kernel(f"fractional_max_pool{nd}d_out_frame", input)
-    if output_size is None and output_ratio is None:
-        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
-    if output_size is None:
-        if nd == 2 and len(output_ratio) > 2:
-            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
-        ratio = (output_ratio,) * nd if isinstance(output_ratio, (int, float)) else tuple(output_ratio)
-        output_size = [int(input.shape[-nd + d] * ratio[d]) for d in range(nd)]
-    kernel = as_tuple(kernel_size, nd, f"{name}: kernel_size must either be a single int, or a tuple of "
-                      f"{COUNTS[nd]} ints")
-    out = as_tuple(output_size, nd, f"{name}: output_size must either be a single int, or a tuple of "
-                   f"{COUNTS[nd]} ints")
-    if samples is None:
-        check(input.ndim >= nd + 1, f"Dimension out of range (expected to be in range of [{-input.ndim}, "
-              f"{input.ndim - 1}], but got {-nd - 1})", IndexError)
-        samples = rand(1 if input.ndim == nd + 1 else input.shape[0], input.shape[-nd - 1], nd, dtype=input.dtype,
-                       device=input.device)
+    kernel_size, output_size = int_list(kernel_size, nd), int_list(output_size, nd)
+    ints = "tuple of Ints" if nd == 2 else "tuple of three Ints"
+    check(len(kernel_size) == nd, f"{name}: kernel_size must either be a single Int or {ints}")
+    check(len(output_size) == nd, f"{name}: output_size must either be a single Int or {ints}")
+    kernel, out = kernel_size, output_size
     check(samples.dtype == input.dtype, "Expect _random_samples to have the same dtype as input")
-    check(samples.shape[0] >= (input.shape[0] if input.ndim == nd + 2 else 1),
+    check(input.ndim in (nd + 1, nd + 2), f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
+          f"{list(input.shape)}" if nd == 2 else f"fractional_max_pool3d_out(): Expected 4D or 5D tensor, but got: "
+          f"{list(input.shape)}")
+    check(samples.ndim == 3 and samples.shape[0] >= (input.shape[0] if input.ndim == nd + 2 else 1),
           "Expect _random_samples.size(0) no less then input batch size.")
     check(samples.shape[1] == input.shape[-nd - 1], "Expect _random_samples.size(1) equals to input channel size.")
     check(samples.shape[2] == nd, f"Expect _random_samples.size(2) equals to {nd}; got {samples.shape[2]}.")
@@ -292,80 +283,96 @@ def _fractional_max_pool(op, nd, input, kernel_size, output_size, output_ratio, 
     for size, o, k, dim in zip(input.shape[-nd:], out, kernel, names):
         fits = o + k - 1 < size if nd == 3 else o + k - 1 <= size  # NOTE: torch's 3-d check is strict, its 2-d not
         check(fits, f"{where}: pool {dim} {k} too large relative to input {dim} {size}")
+    require_float(input, f"fractional_max_pool{nd}d_out_frame")
+    _check_sizes(input.shape[:-nd], out)
     order = (1, 0) if nd == 2 else (0, 1, 2)  # torch's sample for the width comes first in 2-d
     planes = math.prod(input.shape[:-nd])  # extra samples (a larger batch) go unused
     samples = samples._data.reshape(-1, nd)[:planes]
-    result, indices = op.apply(input, kernel_size=kernel, out_size=out, samples=samples, sample_order=order)
-    return (result, indices) if return_indices else result
+    if min(kernel) <= 0 or min(out) == 0:  # no window, or empty ones: each maximum stays -inf at its start
+        return _empty_windows(input, kernel, out, samples, order)
+    return op.apply(input, kernel_size=kernel, out_size=out, samples=samples, sample_order=order)
 
 
-def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
-                          _random_samples=None):
-    """2-D fractional max pooling (see torch.nn.functional.fractional_max_pool2d)."""
-    return _fractional_max_pool(FractionalMaxPool2D, 2, input, kernel_size, output_size, output_ratio,
-                                return_indices, _random_samples)
+def _check_sizes(lead, out):
+    """PyTorch's error for allocating a result of a negative size."""
+    negative = [size for size in out if size < 0]
+    if negative:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative[0]}: {[*lead, *out]}")
 
 
-def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
-                          _random_samples=None):
-    """3-D fractional max pooling (see torch.nn.functional.fractional_max_pool3d)."""
-    return _fractional_max_pool(FractionalMaxPool3D, 3, input, kernel_size, output_size, output_ratio,
-                                return_indices, _random_samples)
+def _empty_windows(input, kernel, out, samples, order):
+    from ndgrad._tensor import Tensor
+
+    xp = namespace_of(input._data)
+    nd, lead, sizes = len(kernel), input.shape[:-len(kernel)], input.shape[-len(kernel):]
+    samples = samples.astype(input._data.dtype)
+    index = 0
+    for dim, (size, o, k) in enumerate(zip(sizes, out, kernel)):
+        starts = _fractional_starts(xp, samples[:, order[dim]], size, o, k)
+        shape = [starts.shape[0]] + [1] * nd
+        shape[1 + dim] = o
+        index = index * size + starts.reshape(shape)
+    index = xp.broadcast_to(index, (math.prod(lead), *out)).reshape(*lead, *out)
+    values = xp.full(index.shape, -xp.inf, dtype=input._data.dtype)
+    return Tensor._wrap(values), Tensor._wrap(xp.asarray(index, dtype=np.int64))
 
 
-def fractional_max_pool2d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
-                                       return_indices=False, _random_samples=None):
-    """See torch.nn.functional.fractional_max_pool2d_with_indices."""
-    return fractional_max_pool2d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+@parses("fractional_max_pool2d(Tensor input, int[2] kernel_size, int[2] output_size, Tensor random_samples, *, "
+        "Tensor[2] out=None)")
+def fractional_max_pool2d(input, kernel_size, output_size, random_samples):
+    """(values, indices) of 2-D fractional max pooling (see torch._C._nn.fractional_max_pool2d)."""
+    return _fractional_max_pool(FractionalMaxPool2D, 2, input, kernel_size, output_size, random_samples)
 
 
-def fractional_max_pool3d_with_indices(input, kernel_size, output_size=None, output_ratio=None,
-                                       return_indices=False, _random_samples=None):
-    """See torch.nn.functional.fractional_max_pool3d_with_indices."""
-    return fractional_max_pool3d(input, kernel_size, output_size, output_ratio, True, _random_samples)
+@parses("fractional_max_pool3d(Tensor input, int[3] kernel_size, int[3] output_size, Tensor random_samples, *, "
+        "Tensor[2] out=None)")
+def fractional_max_pool3d(input, kernel_size, output_size, random_samples):
+    """(values, indices) of 3-D fractional max pooling (see torch._C._nn.fractional_max_pool3d)."""
+    return _fractional_max_pool(FractionalMaxPool3D, 3, input, kernel_size, output_size, random_samples)
 
 
-def adaptive_max_pool2d(input, output_size, return_indices=False):
-    """2-D max pooling over nearly equal windows (see torch.nn.functional.adaptive_max_pool2d)."""
-    check(input.ndim in (3, 4), f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
-    require_float(input, "adaptive_max_pool2d")
-    result, indices = AdaptiveMaxPool2D.apply(input, out_size=adaptive_size("adaptive_max_pool2d", input,
-                                                                             output_size, 2))
-    return (result, indices) if return_indices else result
+def _non_empty(name, input, ending=""):
+    """The adaptive poolings refuse empty non-batch dims."""
+    for dim in range(1, input.ndim):
+        check(input.shape[dim] > 0, f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
+              f"input has sizes {list(input.shape)} with dimension {dim} being empty{ending}")
 
 
-def adaptive_max_pool3d(input, output_size, return_indices=False):
-    """3-D max pooling over nearly equal windows (see torch.nn.functional.adaptive_max_pool3d)."""
-    check(input.ndim in (4, 5), f"adaptive_max_pool3d(): Expected 4D or 5D tensor, but got: {list(input.shape)}")
-    size = as_tuple(output_size, 3, "adaptive_max_pool3d(): internal error: output_size.size() must be 3")
-    require_float(input, "adaptive_max_pool3d_cpu")
-    result, indices = AdaptiveMaxPool3D.apply(input, out_size=adaptive_size("adaptive_max_pool3d", input, size, 3))
-    return (result, indices) if return_indices else result
+def _adaptive_max_pool(op, nd, input, output_size, kernel):
+    name, output_size = op.name, int_list(output_size, nd)
+    check(input.ndim in (nd + 1, nd + 2), f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got: "
+          f"{list(input.shape)}")
+    _non_empty(name, input)
+    check(len(output_size) == nd, f"{name}(): internal error: output_size.size() must be {nd}")
+    _check_sizes(input.shape[:-nd], tuple(output_size))
+    require_float(input, kernel)
+    return op.apply(input, out_size=tuple(output_size))
 
 
-def adaptive_max_pool1d(input, output_size, return_indices=False):
-    """See torch.nn.functional.adaptive_max_pool1d."""
+@parses("adaptive_max_pool2d(Tensor input, int[2] output_size, *, Tensor[2] out=None)")
+def adaptive_max_pool2d(input, output_size):
+    """(values, indices) of 2-D max pooling over nearly equal windows (see torch._C._nn.adaptive_max_pool2d)."""
+    return _adaptive_max_pool(AdaptiveMaxPool2D, 2, input, output_size, "adaptive_max_pool2d")
+
+
+@parses("adaptive_max_pool3d(Tensor input, int[3] output_size, *, Tensor[2] out=None)")
+def adaptive_max_pool3d(input, output_size):
+    """(values, indices) of 3-D max pooling over nearly equal windows (see torch._C._nn.adaptive_max_pool3d)."""
+    return _adaptive_max_pool(AdaptiveMaxPool3D, 3, input, output_size, "adaptive_max_pool3d_cpu")
+
+
+@parses("adaptive_max_pool1d(Tensor input, int[1] output_size)")
+def adaptive_max_pool1d(input, output_size):
+    """(values, indices) of 1-D adaptive max pooling, as 2-D pooling over a height of 1 (see
+    torch.adaptive_max_pool1d)."""
     check(input.ndim in (2, 3), f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument "
           "#1 'self' (while checking arguments for adaptive_max_pool1d)")
-    size = as_tuple(output_size, 1, f"adaptive_max_pool1d() argument 'output_size' should contain one int (got "
-                    f"{len(output_size) if isinstance(output_size, (tuple, list)) else 1})")
-    result, indices = adaptive_max_pool2d(input.unsqueeze(-2), (1, size[0]), True)
-    return (result.squeeze(-2), indices.squeeze(-2)) if return_indices else result.squeeze(-2)
-
-
-def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
-    """See torch.nn.functional.adaptive_max_pool1d_with_indices."""
-    return adaptive_max_pool1d(input, output_size, True)
-
-
-def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
-    """See torch.nn.functional.adaptive_max_pool2d_with_indices."""
-    return adaptive_max_pool2d(input, output_size, True)
-
-
-def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
-    """See torch.nn.functional.adaptive_max_pool3d_with_indices."""
-    return adaptive_max_pool3d(input, output_size, True)
+    _non_empty("adaptive_max_pool1d", input)
+    output_size = int_list(output_size, 1)
+    check(len(output_size) == 1, f"adaptive_max_pool1d() argument 'output_size' should contain one int (got "
+          f"{len(output_size)})")
+    result, indices = adaptive_max_pool2d(input.unsqueeze(-2), (1, output_size[0]))
+    return result.squeeze(-2), indices.squeeze(-2)
 
 
 # ---- max unpooling --------------------------------------------------------------------------------------------
@@ -401,33 +408,33 @@ class MaxUnpool3D(MaxUnpool2D):
     name = "max_unpool3d"
 
 
-def _unpool_size(input, nd, kernel_size, stride, padding, output_size):
-    """torch's default output size (the pooled input's), or output_size checked against it."""
-    kernel = as_tuple(kernel_size, nd, "")
-    stride = kernel if stride is None else as_tuple(stride, nd, "")
-    padding = as_tuple(padding, nd, "")
-    default = [(input.shape[-nd + d] - 1) * stride[d] + kernel[d] - 2 * padding[d] for d in range(nd)]
-    if output_size is None:
-        return default
-    if len(output_size) == nd + 2:
-        output_size = output_size[2:]
-    if len(output_size) != nd:
-        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} elements, but it has a "
-                         f"length of '{len(output_size)}'")
-    for d in range(nd):
-        low, high = default[d] - stride[d], default[d] + stride[d]
-        if not low < output_size[d] < high:
-            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
-    return list(output_size)
-
-
-def _max_unpool(op, nd, input, indices, output_size):
+def _max_unpool(op, nd, input, indices, output_size, stride=None, padding=None):
+    """torch's max_unpool2d and max_unpool3d, with their checks in their order."""
+    output_size = int_list(output_size, nd)
+    stride, padding = (None, None) if nd == 2 else (int_list(stride, nd), int_list(padding, nd))
+    check(indices.dtype.title == "Long", f"elements in indices should be type int64 but got: {indices.dtype.title}")
+    names = "(height, width)" if nd == 2 else "(depth, height, width)"
+    count = "two" if nd == 2 else "three"
+    if nd == 2:
+        check(len(output_size) == 2, f"There should be exactly two elements {names} in output_size, but got "
+              f"{len(output_size)} elements.")
     check(input.ndim in (nd + 1, nd + 2), f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d Tensor, "
           f"but got a tensor with {input.ndim} dimensions.")
-    check(indices.dtype.title == "Long", f"elements in indices should be type int64 but got: {indices.dtype.title}")
-    require_float(input, f"max_unpool{max(nd, 2)}d")
+    if nd == 3:
+        check(len(output_size) == 3, f"There should be exactly three elements {names} in output_size, but got "
+              f"{len(output_size)} elements.")
+        for argument, values in (("stride", stride), ("padding", padding)):
+            check(len(values) == 3, f"There should be exactly {count} elements {names} in {argument}, but got: "
+                  f"{len(values)} elements.")
     check(indices.shape == input.shape, f"Expected shape of indices to be same as that of the input tensor "
           f"({list(input.shape)}) but got indices tensor with shape: {list(indices.shape)}")
+    where = f"max_unpooling{nd}d_forward_out_cpu()"
+    for dim in range(1, input.ndim):
+        check(input.shape[dim] > 0, f"{where}: Expected input to have non-zero size for non-batch dimensions, but got "
+              f"{list(input.shape)} with dimension {dim} being empty.")
+    if nd == 3:
+        check(min(stride) > 0, f"strides should be greater than zero, but got stride: {list(stride)}")
+    require_float(input, f"max_unpool{nd}d")
     values = indices._data
     wrong = (values < 0) | (values >= math.prod(output_size))
     check(not wrong.any(), f"Found an invalid max index: {int(values[wrong].reshape(-1)[-1]) if wrong.any() else 0} "
@@ -435,19 +442,14 @@ def _max_unpool(op, nd, input, indices, output_size):
     return op.apply(input, indices=indices._data, output_size=tuple(output_size))
 
 
-def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    """The partial inverse of max_pool2d (see torch.nn.functional.max_unpool2d)."""
-    size = _unpool_size(input, 2, kernel_size, stride, padding, output_size)
-    return _max_unpool(MaxUnpool2D, 2, input, indices, size)
+@parses("max_unpool2d(Tensor input, Tensor indices, SymInt[2] output_size, *, Tensor out=None)")
+def max_unpool2d(input, indices, output_size):
+    """The partial inverse of max_pool2d (see torch._C._nn.max_unpool2d)."""
+    return _max_unpool(MaxUnpool2D, 2, input, indices, output_size)
 
 
-def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    """The partial inverse of max_pool3d (see torch.nn.functional.max_unpool3d)."""
-    size = _unpool_size(input, 3, kernel_size, stride, padding, output_size)
-    return _max_unpool(MaxUnpool3D, 3, input, indices, size)
-
-
-def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
-    """max_unpool2d over a width of 1, as torch builds it (see torch.nn.functional.max_unpool1d)."""
-    size = _unpool_size(input, 1, kernel_size, stride, padding, output_size)
-    return _max_unpool(MaxUnpool2D, 2, input.unsqueeze(-1), indices.unsqueeze(-1), size + [1]).squeeze(-1)
+@parses("max_unpool3d(Tensor input, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding, *, "
+        "Tensor out=None)")
+def max_unpool3d(input, indices, output_size, stride, padding):
+    """The partial inverse of max_pool3d (see torch._C._nn.max_unpool3d)."""
+    return _max_unpool(MaxUnpool3D, 3, input, indices, output_size, stride, padding)

@@ -1,11 +1,14 @@
 """The rest of torch.nn.functional's activations: threshold and the shrinkages (hardshrink, softshrink), the leaky
 relus whose negative slope is learned (prelu) or random (rrelu), and the gated linear unit (glu). One node each."""
 
+import math
+
 import numpy as np
 
 from ndgrad._argument_parser import parses
 from ndgrad._device import namespace_of
-from ndgrad.ops._checks import constant_like
+from ndgrad._dtype import float64
+from ndgrad.ops._checks import constant_like, kernel_scalars
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import logical_and, where
 from ndgrad.ops.joining import cat
@@ -185,10 +188,19 @@ class Glu(Op):
         return a_t * gate + a * gate * (1 - gate) * b_t
 
 
-# ---- the functions users call -------------------------------------------------------------------------------
-def _floating(input, kernel):
-    if not input.dtype.is_floating_point:
+# ---- the functions users call: torch's ops ----------------------------------------------------------------------
+def _floating(input, kernel, half=True):
+    """PyTorch's kernel here computes floating-point tensors only (not float16 where ``half`` is False)."""
+    if input._data.dtype.kind != "f" or (not half and input._data.dtype.itemsize < 4):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
+
+
+def _threshold(input, limit, value, inplace):
+    if input.dtype.title == "Bool" or input.dtype.is_complex:
+        raise NotImplementedError(f"\"threshold_cpu\" not implemented for '{input.dtype.title}'")
+    limit, value = kernel_scalars(input, limit, value)
+    op = ThresholdInPlace if inplace else Threshold
+    return (op.apply_ if inplace else op.apply)(input, threshold=limit, value=value)
 
 
 @parses("threshold(Tensor input, Scalar threshold, Scalar value, *, Tensor out=None)")
@@ -206,31 +218,21 @@ def threshold_(input, threshold, value):
     return _threshold(input, threshold, value, inplace=True)
 
 
-def functional_threshold(input, threshold, value, inplace=False):
-    """torch.nn.functional.threshold: torch.threshold, or threshold_ where ``inplace``."""
-    return (threshold_ if inplace else _out_of_place_threshold)(input, threshold, value)
-
-
-def _threshold(input, limit, value, inplace):
-    if input.dtype.title == "Bool" or input.dtype.is_complex:
-        raise NotImplementedError(f"\"threshold_cpu\" not implemented for '{input.dtype.title}'")
-    op = ThresholdInPlace if inplace else Threshold
-    return (op.apply_ if inplace else op.apply)(input, threshold=limit, value=value)
-
-
 @parses("hardshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)")
 def hardshrink(input, lambd=0.5):
     """0 where |input| <= lambd, else input (see torch.nn.functional.hardshrink)."""
     _floating(input, "hardshrink_cpu")
+    (lambd,) = kernel_scalars(input, lambd, compute=input.dtype)
     return Hardshrink.apply(input, lambd=lambd)
 
 
 @parses("softshrink(Tensor input, Scalar lambd=0.5, *, Tensor out=None)")
 def softshrink(input, lambd=0.5):
     """input moved towards 0 by lambd, 0 within lambd of it (see torch.nn.functional.softshrink)."""
+    (lambd,) = kernel_scalars(input, lambd, compute=float64)
     _floating(input, "softshrink_check")
-    if lambd < 0:
-        largest = np.finfo(input.dtype.numpy).max
+    largest = np.finfo(input.dtype.numpy).max
+    if not 0 <= lambd <= largest:
         raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype {input.dtype.title}, but found "
                            f"{lambd:g}")
     return Softshrink.apply(input, lambd=lambd)
@@ -258,18 +260,26 @@ def prelu(input, weight):
     return PreluKernel.apply(input, weight)
 
 
-def _rrelu_noise(input, lower, upper, training):
+def _rrelu_noise(input, lower, upper, training, inplace):
+    """The slope of each element: 1 where it is positive, else random in [lower, upper] in training, and their mean
+    otherwise (which PyTorch computes as leaky_relu, with leaky_relu's checks)."""
     from ndgrad._creation import _RandomState
 
-    if lower > upper:
+    lower, upper = kernel_scalars(input, lower, upper, compute=float64)
+    for bound, value in (("lower", lower), ("upper", upper)):
+        if not inplace and not math.isfinite(value):  # NOTE: PyTorch's in-place form does not check
+            raise RuntimeError(f"rrelu: {bound} bound must be finite, got {value}")
+    if not lower <= upper:  # nan fails too
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-    _floating(input, "leaky_relu_cpu")
     data = input._data
     xp = namespace_of(data)
     if training:  # NOTE: drawn by ndgrad's generator on the host (manual_seed applies), then moved to the device
+        _floating(input, "rrelu_with_noise_out_cpu", half=False)
         slopes = constant_like(_RandomState.generator.uniform(lower, upper, data.shape), input)._data
         return xp.where(data > 0, 1.0, slopes)
-    return xp.where(data > 0, 1.0, (lower + upper) / 2)
+    _floating(input, "leaky_relu_cpu")
+    (slope,) = kernel_scalars(input, (lower + upper) / 2)
+    return xp.where(data > 0, 1.0, slope)
 
 
 @parses("rrelu(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
@@ -277,14 +287,33 @@ def _rrelu_noise(input, lower, upper, training):
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
     """leaky relu with a random slope in [lower, upper] per element in training, their mean otherwise (see
     torch.rrelu)."""
-    return RreluWithNoise.apply(input, noise=_rrelu_noise(input, lower, upper, training))
+    return RreluWithNoise.apply(input, noise=_rrelu_noise(input, lower, upper, training, False))
 
 
 @parses("rrelu_(Tensor input, Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
         "Generator? generator=None)")
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
     """In-place rrelu (see torch.rrelu_)."""
-    return RreluWithNoiseInPlace.apply_(input, noise=_rrelu_noise(input, lower, upper, training))
+    return RreluWithNoiseInPlace.apply_(input, noise=_rrelu_noise(input, lower, upper, training, True))
+
+
+@parses("glu(Tensor input, int dim=-1, *, Tensor out=None)")
+def glu(input, dim=-1):
+    """The gated linear unit: first half times the sigmoid of the second, along ``dim`` (see torch._C._nn.glu)."""
+    dim = wrap_dim(dim, input.ndim)
+    if input.shape[dim] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
+    _floating(input, "glu_cpu")
+    return Glu.apply(input, dim=dim)
+
+
+# ---- torch.nn.functional's Python functions around them ---------------------------------------------------------
+def functional_threshold(input, threshold, value, inplace=False):
+    """torch.nn.functional.threshold: torch.threshold, or threshold_ where ``inplace``."""
+    return (threshold_ if inplace else _out_of_place_threshold)(input, threshold, value)
+
+
+functional_threshold.__name__ = functional_threshold.__qualname__ = "_threshold"  # torch's name for it
 
 
 def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
@@ -292,12 +321,8 @@ def functional_rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplac
     return (rrelu_ if inplace else rrelu)(input, lower, upper, training)
 
 
-def glu(input, dim=-1):
-    """The gated linear unit: first half times the sigmoid of the second, along ``dim`` (see F.glu)."""
-    if input.ndim == 0:
+def functional_glu(input, dim=-1):
+    """torch.nn.functional.glu: torch._C._nn.glu, which PyTorch refuses for a 0-d tensor first."""
+    if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    dim = wrap_dim(dim, input.ndim)
-    if input.shape[dim] % 2:
-        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {input.shape[dim]}")
-    _floating(input, "glu_cpu")
-    return Glu.apply(input, dim=dim)
+    return glu(input, dim)

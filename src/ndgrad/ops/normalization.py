@@ -6,10 +6,10 @@ import numpy as np
 
 from ndgrad._argument_parser import parses
 from ndgrad._device import namespace_of
-from ndgrad._dtype import float32
+from ndgrad._dtype import float16, float32
 from ndgrad._fpstate import mean_array
 from ndgrad.autograd.grad_mode import no_grad
-from ndgrad.ops._checks import constant_like, no_complex_kernel
+from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import REDUCTION, Op
 
 __all__ = ["layer_norm", "rms_norm", "batch_norm", "group_norm", "instance_norm"]
@@ -181,22 +181,35 @@ def _group_xhat(ctx, x):
     return groups, centred * rstd, rstd
 
 
-# ---- functions ------------------------------------------------------------------------------------------------
-def _check_affine(x, weight, bias, stats=(), kernel=None):
-    """PyTorch's CPU check: when the first of weight, bias and stats given has another dtype than x ("mixed dtype",
-    allowed only for float32 parameters of a reduced-precision x, which ndgrad lacks), every parameter must be float32
-    and x of reduced precision; then the kernel (which has no complex version) refuses, then each parameter in turn."""
-    given = [t for t in (weight, *stats, bias) if t is not None]
+# ---- the functions users call: torch's ops ----------------------------------------------------------------------
+def _floating_kernel(x, kernel):
+    """PyTorch's normalisation kernels compute floating-point tensors only, where NumPy would compute any."""
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{x.dtype.title}'")
+
+
+def _mixed_dtype(x, weight, bias, stats=()):
+    """PyTorch's CPU check, when the first of weight, bias and stats given has another dtype than x ("mixed dtype",
+    allowed only for float32 parameters of a float16 x): True where that mixture is allowed."""
     first = next((t for t in (weight, bias, *stats) if t is not None), None)
-    if first is not None and first.dtype != x.dtype:
-        if any(t.dtype is not float32 for t in given):
-            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if first is None or first.dtype == x.dtype:
+        return False
+    if any(t is not None and t.dtype is not float32 for t in (weight, bias, *stats)):
+        raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if x.dtype is not float16:
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
-    if kernel is not None:
-        no_complex_kernel(kernel, x)
-    for t in given:
-        if t.dtype != x.dtype:
+    return True
+
+
+def _affine_parameters(x, weight, bias, mixed, stats=()):
+    """weight and bias as the op takes them: each of x's dtype (PyTorch's error otherwise), where float32 ones of a
+    float16 x are cast to it (PyTorch computes those in float32: the parameters round, the gradients go back)."""
+    if mixed:
+        return tuple(None if t is None else t.to(x.dtype) for t in (weight, bias))
+    for t in (weight, *stats, bias):
+        if t is not None and t.dtype != x.dtype:
             raise RuntimeError(f"expected scalar type {x.dtype.title} but found {t.dtype.title}")
+    return weight, bias
 
 
 def _normalized_axes(function, input, normalized_shape, weight, bias=None):
@@ -206,6 +219,8 @@ def _normalized_axes(function, input, normalized_shape, weight, bias=None):
     if k == 0:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                            "element, but got normalized_shape = []")
+    if function == "rms_norm" and input.ndim < k:
+        raise ValueError(f"Input tensor must have at least {k} dimensions, but got {input.ndim}")
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and tuple(t.shape) != normalized_shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
@@ -222,31 +237,23 @@ def _normalized_axes(function, input, normalized_shape, weight, bias=None):
         "float eps=1e-05, bool cudnn_enable=True)")
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
     """Normalise over the trailing dims ``normalized_shape`` (see torch.layer_norm)."""
+    mixed = _mixed_dtype(input, weight, bias)
     axes = _normalized_axes("layer_norm", input, normalized_shape, weight, bias)
-    _check_affine(input, weight, bias, kernel="LayerNormKernelImpl")
+    _floating_kernel(input, "LayerNormKernelImpl")
+    weight, bias = _affine_parameters(input, weight, bias, mixed)
     return NativeLayerNorm.apply(input, weight, bias, axes=axes, eps=eps)
-
-
-def functional_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """torch.nn.functional.layer_norm: torch.layer_norm."""
-    return layer_norm(input, normalized_shape, weight, bias, eps, True)
 
 
 @parses("rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None)")
 def rms_norm(input, normalized_shape, weight=None, eps=None):
-    """input / sqrt(mean(input^2) + eps) over the trailing dims ``normalized_shape``, times weight; eps defaults to
-    the dtype's machine epsilon (see torch.nn.functional.rms_norm). A composite, as in PyTorch."""
+    """input / sqrt(mean(input^2) + eps) over the trailing dims ``normalized_shape``, times weight, in input's dtype;
+    eps defaults to the dtype's machine epsilon (see torch.rms_norm). A composite, as in PyTorch."""
     axes = _normalized_axes("rms_norm", input, normalized_shape, weight)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(f"\"rms_norm\" not implemented for '{input.dtype.title}'")
     eps = float(np.finfo(input.dtype.numpy).eps) if eps is None else eps
     result = input * input.pow(2).mean(axes, keepdim=True).add(eps).rsqrt()
-    return result if weight is None else result * weight
-
-
-def functional_rms_norm(input, normalized_shape, weight=None, eps=None):
-    """torch.nn.functional.rms_norm: torch.rms_norm."""
-    return rms_norm(input, normalized_shape, weight, eps)
+    return result if weight is None else (result * weight).to(input.dtype)
 
 
 @parses("batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, "
@@ -256,14 +263,11 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
 
     In training the batch statistics are used, and the running ones (if given) move towards them in place by
     ``momentum``: a float, as torch's; nn.BatchNorm passes 1 / batches seen for a cumulative average."""
-    if input.ndim < 2:
-        rank = max(input.ndim, 1)
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got 1)")
-    channels = input.shape[1]
-    if training and eps <= 0.0:
-        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
-    if eps < 0.0:
-        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if input.numel() == 0:  # PyTorch's early answer: a copy of input, still in the graph of weight and bias
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
+    channels = input.shape[1] if input.ndim >= 2 else 0  # NOTE: PyTorch reads a size 0 past a 1-d input's end
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight),
                     ("bias", bias)):
         if t is None and not training and name.startswith("running"):
@@ -272,8 +276,12 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
-    no_complex_kernel("batch_norm", input)
-    _check_affine(input, weight, bias, stats=(running_mean, running_var))
+    _floating_kernel(input, "batch_norm")
+    stats = (running_mean, running_var)
+    weight, bias = _affine_parameters(input, weight, bias, _mixed_dtype(input, weight, bias, stats), stats)
+    if input.ndim < 2:  # the statistics are over the dims other than 1
+        rank = max(input.ndim, 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got 1)")
     if training and (running_mean is not None or running_var is not None):
         _update_running(input, running_mean, running_var, momentum)
     stats = {} if training else {"running_mean": running_mean._data.copy(), "running_var": running_var._data.copy()}
@@ -281,27 +289,10 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
                                  running_var=stats.get("running_var"), training=training, eps=eps)
 
 
-def functional_batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
-                          eps=1e-5):
-    """torch.nn.functional.batch_norm: torch.batch_norm, refusing to train on one value per channel."""
-    if training:
-        _one_value_per_channel(input.size(), "value per channel")
-    return batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, True)
-
-
-def _one_value_per_channel(size, what):
-    """torch.nn.functional's check before normalising with batch statistics (of the batch or of each sample)."""
-    values = size[0] if what == "value per channel" else 1
-    for extent in size[2:]:
-        values *= extent
-    if values == 1:
-        raise ValueError(f"Expected more than 1 {what} when training, got input size {size}")
-
-
 def _update_running(input, running_mean, running_var, momentum):
     """running = (1 - momentum) * running + momentum * batch statistic (the variance unbiased), in place."""
     with no_grad():
-        data = input._data
+        data = input._data.astype(running_mean._data.dtype if running_mean is not None else input._data.dtype)
         axes = tuple(d for d in range(data.ndim) if d != 1)
         n = data.size // data.shape[1]
         unbiased = data.var(axis=axes) * n / (n - 1)
@@ -310,12 +301,20 @@ def _update_running(input, running_mean, running_var, momentum):
                 running._write(((1 - momentum) * running._data + momentum * statistic).astype(running._data.dtype))
 
 
+def _has_channels(input):
+    """PyTorch's error for reading the channel count (dim 1) of a tensor of fewer dims."""
+    if input.ndim < 2:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)" if input.ndim else
+                         "Dimension specified as 0 but tensor has no dimensions")
+
+
 @parses("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1e-05, "
         "bool cudnn_enabled=True)")
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enabled=True):
     """Normalise each of ``num_groups`` groups of channels (see torch.group_norm)."""
-    if input.ndim < 2:
-        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
+    _has_channels(input)
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     channels = input.shape[1]
     if channels % num_groups:
         raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
@@ -324,7 +323,9 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enable
         if t is not None and (t.ndim != 1 or t.numel() != channels):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
-    _check_affine(input, weight, bias, kernel="GroupNormKernelImpl")
+    mixed = _mixed_dtype(input, weight, bias)
+    _floating_kernel(input, "GroupNormKernelImpl")
+    weight, bias = _affine_parameters(input, weight, bias, mixed)
     return NativeGroupNorm.apply(input, weight, bias, num_groups=num_groups, eps=eps)
 
 
@@ -332,6 +333,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enable
         "bool use_input_stats, float momentum, float eps, bool cudnn_enabled)")
 def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
     """batch_norm of each sample's channels on their own (see torch.instance_norm)."""
+    _has_channels(input)
     n, c = input.shape[0], input.shape[1]
     folded = input.reshape(1, n * c, *input.shape[2:])
     repeat = (lambda t: None if t is None else t.repeat(n))
@@ -349,11 +351,43 @@ def instance_norm(input, weight, bias, running_mean, running_var, use_input_stat
     return out.view(input.shape)
 
 
+# ---- torch.nn.functional's Python functions around them ---------------------------------------------------------
+def functional_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """torch.nn.functional.layer_norm: torch.layer_norm."""
+    return layer_norm(input, normalized_shape, weight, bias, eps, True)
+
+
+def functional_rms_norm(input, normalized_shape, weight=None, eps=None):
+    """torch.nn.functional.rms_norm: torch.rms_norm."""
+    return rms_norm(input, normalized_shape, weight, eps)
+
+
+def _verify_values(size, what):
+    """torch.nn.functional's check before normalising with batch statistics (of the batch or of each sample)."""
+    values = size[0] if what == "value per channel" else 1
+    for extent in size[2:]:
+        values *= extent
+    if values == 1:
+        raise ValueError(f"Expected more than 1 {what} when training, got input size {size}")
+
+
+def functional_batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+                          eps=1e-5):
+    """torch.nn.functional.batch_norm: torch.batch_norm, refusing to train on one value per channel."""
+    if training:
+        _verify_values(input.size(), "value per channel")
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    return batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, True)
+
+
 def functional_instance_norm(input, running_mean=None, running_var=None, weight=None, bias=None,
                              use_input_stats=True, momentum=0.1, eps=1e-5):
     """torch.nn.functional.instance_norm: torch.instance_norm, refusing one value per channel of a sample."""
     if use_input_stats:
-        _one_value_per_channel(input.size(), "spatial element")
+        _verify_values(input.size(), "spatial element")
     return instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, True)
 
 
@@ -361,8 +395,7 @@ def functional_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     """torch.nn.functional.group_norm: torch.group_norm, refusing groups of one value."""
     if input.dim() < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
-    size = input.size()
-    _one_value_per_channel([size[0] * size[1] // num_groups, num_groups, *size[2:]], "value per channel")
+    _verify_values([input.size(0) * input.size(1) // num_groups, num_groups, *input.size()[2:]], "value per channel")
     return group_norm(input, num_groups, weight, bias, eps, True)
 
 
@@ -372,17 +405,17 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     from ndgrad.ops.pooling import avg_pool2d, avg_pool3d
     from ndgrad.ops.resampling import pad
 
-    if input.ndim < 3:
-        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {input.ndim} "
-                         "dimensions)")
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input (got {dim} dimensions)")
     if input.numel() == 0:
         return input
     squares = input.mul(input)
-    if input.ndim == 3:
+    if dim == 3:
         squares = pad(squares.unsqueeze(1), (0, 0, size // 2, (size - 1) // 2))
         average = avg_pool2d(squares, (size, 1), stride=1).squeeze(1)
     else:
-        shape = input.shape
+        shape = input.size()
         squares = pad(squares.view(shape[0], 1, shape[1], shape[2], -1), (0, 0, 0, 0, size // 2, (size - 1) // 2))
         average = avg_pool3d(squares, (size, 1, 1), stride=1).squeeze(1).view(shape)
     return input / average.mul(alpha).add(k).pow(beta)
@@ -390,10 +423,11 @@ def local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input divided by its p-norm along ``dim``, at least eps (see torch.nn.functional.normalize)."""
-    from ndgrad.ops.reduction import norm
+    from ndgrad.ops.arithmetic import div
 
-    denom = norm(input, p, dim, keepdim=True).clamp_min(eps).expand_as(input)
-    return input / denom
+    if out is None:
+        return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return div(input, input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input), out=out)
 
 
 class NormalizationMethods:

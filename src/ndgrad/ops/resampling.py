@@ -4,13 +4,14 @@ Padding and interpolation are linear and separable: one matrix per spatial dim (
 NumPy table of the sizes alone, built on the host whatever the device of the data.
 """
 
-import numbers
+import math
 from functools import partial
 
 import numpy as np
 
 from ndgrad._argument_parser import alias, parses
 from ndgrad._warnings import warn
+from ndgrad.ops._checks import int_list, kernel_scalars
 from ndgrad.ops._op import SHAPE, Op
 from ndgrad.ops._separable import Separable, SparseMatrix, check, selection_matrix
 
@@ -95,6 +96,8 @@ def _pad_sources(mode, size, before, after):
     if mode == "replicate":
         return np.clip(positions, 0, size - 1)
     kept = size + min(before, 0) + min(after, 0)  # NOTE: torch crops negative pads first, then wraps what is left
+    if kept <= 0:  # nothing left to wrap (PyTorch allows only an empty result then)
+        return np.zeros(max(size + before + after, 0), dtype=np.int64)
     return (np.arange(-max(before, 0), kept + max(after, 0)) % kept) - min(before, 0)
 
 
@@ -114,8 +117,10 @@ def _pad(input, pad, mode="constant", value=None):
         pairs = list(zip(pad[::2], pad[1::2]))[::-1]
         for size, (before, after) in zip(input.shape[input.ndim - len(pairs):], pairs):
             check(size + min(before, 0) + min(after, 0) >= 0, "narrow(): length must be non-negative.")
-        return ConstantPadNd.apply(input, pad=pad, value=0 if value is None else value)
+        (value,) = kernel_scalars(input, 0 if value is None else value, compute=input.dtype)
+        return ConstantPadNd.apply(input, pad=pad, value=value)
     check(mode in PADS, f"Unrecognised padding mode {mode}", NotImplementedError)
+    check(value is None or value == 0, f'Padding mode "{mode}" doesn\'t take in value argument')
     dims = len(pad) // 2
     check(dims in (1, 2, 3) and input.ndim in (dims + 1, dims + 2),
           f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
@@ -123,6 +128,10 @@ def _pad(input, pad, mode="constant", value=None):
           "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
           "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
           "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)", NotImplementedError)
+    if mode != "circular":  # their kernels take an empty batch, and no other empty dim
+        batched = input.ndim == dims + 2
+        check(all(input.shape[batched:]), f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly 0 "
+              f"batch size and other non-zero dimensions for input, but got: {list(input.shape)}")
     pairs = list(zip(pad[::2], pad[1::2]))
     matrices = []
     for i, (before, after) in enumerate(pairs):
@@ -135,7 +144,27 @@ def _pad(input, pad, mode="constant", value=None):
         if mode == "circular":
             check(before <= size and after <= size, "Padding value causes wrapping around more than once.")
         matrices.insert(0, selection_matrix(_pad_sources(mode, size, before, after), size))
+    _check_padded_sizes(mode, input, pairs)
     return PADS[mode][dims - 1].apply(input, matrices=tuple(matrices))
+
+
+def _check_padded_sizes(mode, input, pairs):
+    """PyTorch's kernels refuse padding that leaves nothing: circular any negative size; reflect and replicate an
+    output with no positive size at all (with its two ways of printing it)."""
+    sizes = input.shape[input.ndim - len(pairs):]
+    outs = [size + before + after for size, (before, after) in zip(sizes, reversed(pairs))]
+    if mode == "circular":
+        check(min(outs) >= 0, "Negative padding value is resulting in an empty dimension")
+        return
+    if max(outs) >= 1:
+        return
+    names = "DHW"[3 - len(sizes):]
+    given = [f"{n}: {s}" for n, s in zip(names, sizes)]
+    given = " ".join(given[:-1]) + (", " if len(given) > 1 else "") + given[-1]
+    if mode == "replicate" and len(sizes) == 2:
+        given += " "
+    wanted = " ".join(f"{n}: {s}" for n, s in zip(names, outs))
+    raise RuntimeError(f"input ({given}) is too small. Calculated output {wanted}")
 
 
 # ---- shuffles -------------------------------------------------------------------------------------------------
@@ -343,49 +372,16 @@ INTERPOLATIONS = {
 _WRONG_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5}
 
 
-def _output_sizes(input, size, scale_factor, recompute_scale_factor, mode):
-    """The output sizes, and the scale factors the kernels use (None where they recompute them from the sizes)."""
-    spatial = input.ndim - 2
-    if size is not None and scale_factor is not None:
-        raise ValueError("only one of size or scale_factor should be defined")
-    if size is not None:
-        if isinstance(size, (list, tuple)):
-            if len(size) != spatial:
-                raise ValueError(
-                    "Input and output must have the same number of spatial dimensions, but got input with spatial "
-                    f"dimensions of {list(input.shape[2:])} and output size of {size}. Please provide input tensor "
-                    "in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
-            if not all(isinstance(s, numbers.Integral) for s in size):
-                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, "
-                                f"int], but got size with types {[type(s) for s in size]}")
-        if recompute_scale_factor:
-            raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
-        return list(size) if isinstance(size, (list, tuple)) else [size] * spatial, [None] * spatial
-    if scale_factor is None:
-        raise ValueError("either size or scale_factor should be defined")
-    if isinstance(scale_factor, (list, tuple)):
-        if len(scale_factor) != spatial:
-            raise ValueError(
-                "Input and scale_factor must have the same number of spatial dimensions, but got input with spatial "
-                f"dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. Please provide "
-                "input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
-        scales = list(scale_factor)
-    else:
-        scales = [scale_factor] * spatial
-    sizes = [int(n * s) for n, s in zip(input.shape[2:], scales)]
-    return sizes, ([None] * spatial if recompute_scale_factor or mode == "area" else scales)
-
-
 def _unsupported_mode(input, mode):
-    if mode in _WRONG_RANK and 3 <= input.ndim <= 5:
-        return NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_WRONG_RANK[mode]}D input")
+    if mode in _WRONG_RANK and 3 <= input.dim() <= 5:
+        return NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {_WRONG_RANK[mode]}D input")
     return NotImplementedError(
-        f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: nearest | linear "
-        f"| bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})")
+        f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: nearest | "
+        f"linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})")
 
 
 def _check_sizes(input, sizes):
-    if min(sizes) > 0:
+    if min(sizes) > 0 and min(input.shape[2:]) > 0:
         return
     names = "DHW"[3 - len(sizes):]
     given = ", ".join(f"{n}: {s}" for n, s in zip(names, input.shape[2:]))
@@ -394,33 +390,147 @@ def _check_sizes(input, sizes):
     raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({given}){joint}({wanted})")
 
 
+def _int64(value):
+    """PyTorch's checked conversion of a computed size to int64 (towards zero)."""
+    if not math.isfinite(value) or abs(value) >= 2 ** 63:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return int(value)
+
+
+def _upsample(mode, nd, input, output_size, align_corners, scale_factors):
+    """torch's upsample kernels: the output size from output_size or scale_factors (exactly one), then sampling by
+    one matrix per spatial dim; the kernels use the given scale factors (else input / output sizes)."""
+    if scale_factors is not None and not isinstance(scale_factors, (list, tuple)):
+        scale_factors = [scale_factors]  # the second overload's scales: one per dim, by position
+    check((output_size is None) != (scale_factors is None), "Must specify exactly one of output_size and "
+          "scale_factors")
+    if output_size is not None:
+        sizes, scales = list(int_list(output_size, nd)), [None] * nd
+    else:
+        scales = list(scale_factors)
+        sizes = [_int64(n * s) for n, s in zip(input.shape[2:], scales)]
+    check(len(sizes) == nd, f"It is expected output_size equals to {nd}, but got size {len(sizes)}")
+    check(input.ndim == nd + 2, f"It is expected input_size equals to {nd + 2}, but got size {input.ndim}")
+    matrix, ops, kernel = INTERPOLATIONS[mode]
+    if not input.dtype.is_floating_point and (input.dtype.title != "Byte" or not mode.startswith("nearest")):
+        kernel = f"upsample_{kernel}2d_channels_last" if nd == 2 and kernel != "cubic" else \
+            f"compute_indices_weights_{kernel}"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
+    _check_sizes(input, sizes)
+    matrices = tuple(matrix(n, o, s, bool(align_corners)) for n, o, s in zip(input.shape[2:], sizes, scales))
+    return ops[nd - 1].apply(input, matrices=matrices)
+
+
+def _declared_upsample(name, mode, nd):
+    """torch's upsample op ``name`` with both its overloads: scale factors as one list, or one float per dim."""
+    scales = ", ".join(f"float? scales{suffix}=None" for suffix in ("_d", "_h", "_w")[3 - nd:]) if nd > 1 else \
+        "float? scales=None"
+    if mode.startswith("nearest"):
+        @parses(f"{name}(Tensor input, SymInt[]? output_size, float[]? scale_factors)",
+                f"{name}(Tensor input, SymInt[{nd}] output_size, {scales}, *, Tensor out=None)")
+        def upsample(input, output_size, scale_factors=None, *more_scales):
+            return _upsample(mode, nd, input, output_size, None, _scales(scale_factors, more_scales))
+    else:
+        @parses(f"{name}(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors)",
+                f"{name}(Tensor input, SymInt[{nd}] output_size, bool align_corners, {scales}, *, Tensor out=None)")
+        def upsample(input, output_size, align_corners, scale_factors=None, *more_scales):
+            return _upsample(mode, nd, input, output_size, align_corners, _scales(scale_factors, more_scales))
+    upsample.__name__ = upsample.__qualname__ = name
+    upsample.__doc__ = f"See torch._C._nn.{name}."
+    return upsample
+
+
+def _scales(scale_factors, more_scales):
+    return scale_factors if not more_scales else [scale_factors, *more_scales]
+
+
+upsample_nearest1d = _declared_upsample("upsample_nearest1d", "nearest", 1)
+upsample_nearest2d = _declared_upsample("upsample_nearest2d", "nearest", 2)
+upsample_nearest3d = _declared_upsample("upsample_nearest3d", "nearest", 3)
+_upsample_nearest_exact1d = _declared_upsample("_upsample_nearest_exact1d", "nearest-exact", 1)
+_upsample_nearest_exact2d = _declared_upsample("_upsample_nearest_exact2d", "nearest-exact", 2)
+_upsample_nearest_exact3d = _declared_upsample("_upsample_nearest_exact3d", "nearest-exact", 3)
+upsample_linear1d = _declared_upsample("upsample_linear1d", "linear", 1)
+upsample_bilinear2d = _declared_upsample("upsample_bilinear2d", "bilinear", 2)
+upsample_trilinear3d = _declared_upsample("upsample_trilinear3d", "trilinear", 3)
+upsample_bicubic2d = _declared_upsample("upsample_bicubic2d", "bicubic", 2)
+_UPSAMPLES = {  # (mode, input rank) -> torch's op
+    ("nearest", 3): upsample_nearest1d, ("nearest", 4): upsample_nearest2d, ("nearest", 5): upsample_nearest3d,
+    ("nearest-exact", 3): _upsample_nearest_exact1d, ("nearest-exact", 4): _upsample_nearest_exact2d,
+    ("nearest-exact", 5): _upsample_nearest_exact3d, ("linear", 3): upsample_linear1d,
+    ("bilinear", 4): upsample_bilinear2d, ("trilinear", 5): upsample_trilinear3d, ("bicubic", 4): upsample_bicubic2d,
+}
+
+
+def _is_integer(x):
+    from ndgrad._tensor import Tensor
+
+    return isinstance(x, (int, np.integer)) or (isinstance(x, Tensor) and not x.is_floating_point())
+
+
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None, antialias=False):
     """Resize the spatial dims (see torch.nn.functional.interpolate); antialias=True is not supported."""
-    from ndgrad.ops.pooling import adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d
+    from ndgrad.ops.functional_pooling import adaptive_avg_pool2d, adaptive_avg_pool3d
+    from ndgrad.ops.pooling import adaptive_avg_pool1d
 
-    if mode in ("nearest", "area", "nearest-exact") and align_corners is not None:
-        raise ValueError("align_corners option can only be set with the interpolating modes: "
-                         "linear | bilinear | bicubic | trilinear")
-    sizes, scales = _output_sizes(input, size, scale_factor, recompute_scale_factor, mode)
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        scale_factors = None
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got input with spatial "
+                    f"dimensions of {list(input.shape[2:])} and output size of {size}. Please provide input tensor "
+                    "in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+            if not all(_is_integer(x) for x in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] or Tuple[int, int, "
+                                f"int], but got size with types {[type(x) for x in size]}")
+            output_size = size
+        else:
+            output_size = [size for _ in range(dim)]
+    elif scale_factor is not None:
+        output_size = None
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but got input with "
+                    f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. Please "
+                    "provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) "
+                    "format.")
+            scale_factors = scale_factor
+        else:
+            scale_factors = [scale_factor for _ in range(dim)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        output_size = [int(input.size(i + 2) * scale_factors[i]) for i in range(dim)]
+        scale_factors = None
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.ndim == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
                          "tensor as input")
     if antialias or mode == "lanczos":
         raise NotImplementedError("interpolate: antialias=True (and so mode='lanczos') is not supported by ndgrad")
-    spatial = input.ndim - 2
-    if mode == "area" and spatial in (1, 2, 3):
-        return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[spatial - 1](input, sizes)
-    if mode not in INTERPOLATIONS or spatial not in (1, 2, 3) or INTERPOLATIONS[mode][1][spatial - 1] is None:
+    if mode == "area" and input.dim() in (3, 4, 5):
+        return (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1](input, output_size)
+    upsample = _UPSAMPLES.get((mode, input.dim()))
+    if upsample is None:
         raise _unsupported_mode(input, mode)
-    matrix, ops, kernel = INTERPOLATIONS[mode]
-    if not input.dtype.is_floating_point and (input.dtype.title != "Byte" or not mode.startswith("nearest")):
-        kernel = f"upsample_{kernel}2d_channels_last" if spatial == 2 and kernel != "cubic" else \
-            f"compute_indices_weights_{kernel}"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
-    _check_sizes(input, sizes)
-    matrices = tuple(matrix(n, o, s, bool(align_corners)) for n, o, s in zip(input.shape[2:], sizes, scales))
-    return ops[spatial - 1].apply(input, matrices=matrices)
+    if mode.startswith("nearest"):
+        return upsample(input, output_size, scale_factors)
+    return upsample(input, output_size, align_corners, scale_factors)
 
 
 def _deprecated(name):

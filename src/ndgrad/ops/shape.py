@@ -760,8 +760,9 @@ class ShapeMethods:
                    "moveaxis(int[] source, int[] destination)")
     def moveaxis(self, source, destination):
         return movedim(self, source, destination)
-    def unflatten(self, dim, sizes):
-        return unflatten(self, dim, sizes)
+    _parsed_unflatten = tensor_method(unflatten)
+    def unflatten(self, dim, sizes):  # a Python method in torch too: its arity errors are Python's, then the parser's
+        return ShapeMethods._parsed_unflatten(self, dim, sizes)
     def ravel(self):
         return ravel(self)
     diagonal = tensor_method(diagonal)

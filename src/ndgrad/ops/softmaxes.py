@@ -145,10 +145,11 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """softmax((logits + Gumbel noise) / tau), a differentiable sample of a categorical; ``hard``: the one-hot of its
     largest entry, with the soft sample's gradient (see torch.nn.functional.gumbel_softmax)."""
-    from ndgrad._creation import _RandomState, zeros_like
+    from ndgrad._creation import _RandomState, empty_like, zeros_like
 
     if eps != 1e-10:
         warn("`eps` parameter is deprecated and has no effect.")
+    empty_like(logits)  # as torch's: the noise's tensor comes first (and torch's error for a non-tensor)
     if not logits.dtype.is_floating_point:  # torch draws the noise in logits' dtype
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {logits.dtype.title}")

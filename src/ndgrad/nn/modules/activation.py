@@ -20,6 +20,8 @@ __all__ = [
 class _Activation(Module):
     """Shared printing: the settings named in ``_shown`` as name=value, then 'inplace=True' when it is set."""
 
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
+
     _shown = ()
     _shows_inplace = True
 
@@ -144,6 +146,7 @@ class Hardswish(_Activation):
 
 
 class _AlphaActivation(_Activation):
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
     _shown = ("alpha",)
 
     def __init__(self, alpha=1.0, inplace=False):
@@ -201,6 +204,7 @@ class GELU(Module):
 
 
 class _Shrink(Module):
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
     def __init__(self, lambd=0.5):
         super().__init__()
         self.lambd = lambd
@@ -293,6 +297,8 @@ class Tanhshrink(Module):
 
 class _SoftmaxFamily(Module):
     """Softmax, Softmin and LogSoftmax: a ``dim`` (None lets PyTorch's deprecated implicit choice pick one)."""
+
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
 
     def __init__(self, dim=None):
         super().__init__()

@@ -6,6 +6,7 @@ import math
 
 from ndgrad._creation import empty, zeros, zeros_like
 from ndgrad._dtype import bool_
+from ndgrad._tensor import Tensor
 from ndgrad._warnings import warn
 from ndgrad.nn import functional as F
 from ndgrad.nn import init
@@ -37,8 +38,13 @@ def canonical_mask(mask, mask_name, other_type, other_name, target_type, check_o
     return zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
 
 
-def _dtype_of(mask):
-    return None if mask is None else mask.dtype
+def none_or_dtype(input):
+    """torch.nn.functional._none_or_dtype: the dtype a mask has (None for none), with its error for the rest."""
+    if input is None:
+        return None
+    if isinstance(input, Tensor):
+        return input.dtype
+    raise RuntimeError("input to _none_or_dtype() must be None or ndgrad.Tensor")
 
 
 def _is_batched(query, key, value, key_padding_mask, attn_mask, num_heads):
@@ -135,7 +141,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
             key_padding_mask = key_padding_mask.unsqueeze(0)
     target_length, batch, embed_dim = query.shape
     source_length = key.shape[0]
-    key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", _dtype_of(attn_mask), "attn_mask",
+    key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", none_or_dtype(attn_mask), "attn_mask",
                                       query.dtype)
     if is_causal and attn_mask is None:
         raise RuntimeError(
@@ -313,9 +319,11 @@ class MultiheadAttention(Module):
                 average_attn_weights=True, is_causal=False):
         """(attention output, attention weights or None); see torch.nn.MultiheadAttention.forward."""
         is_batched = query.dim() == 3
-        key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", _dtype_of(attn_mask), "attn_mask",
+        key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask", none_or_dtype(attn_mask), "attn_mask",
                                           query.dtype)
         attn_mask = canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if query.is_nested or key.is_nested or value.is_nested:  # torch's question (an error for non-tensors)
+            raise AssertionError("MultiheadAttention does not support NestedTensor")
         if self.batch_first and is_batched:  # keep which of query, key, value are the same tensor
             if query is key is value:
                 query = key = value = query.transpose(1, 0)

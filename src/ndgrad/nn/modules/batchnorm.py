@@ -14,6 +14,8 @@ __all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 class _NormBase(Module):
     """Per-channel weight and bias (if ``affine``) and running mean/var/batch count (if ``track_running_stats``)."""
 
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
+
     _version = 2  # version 2 added num_batches_tracked; older checkpoints load without it
 
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,

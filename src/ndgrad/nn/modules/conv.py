@@ -96,6 +96,13 @@ def _padding_for_f_pad(padding, kernel_size, dilation):
 class _Conv(_ConvNd):
     """Convolution (cross-correlation); padding modes other than zeros pad with F.pad first."""
 
+    _torch_subclasses_define = ("__init__", "forward")  # see Note [method names] in module.py
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1, bias=True,
+                 padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+
     def _conv_forward(self, input, weight, bias):
         if self.padding_mode != "zeros":
             padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
@@ -129,6 +136,8 @@ class Conv3d(_Conv):
 
 class _ConvTransposeNd(_ConvNd):
     """Transposed convolution; ``output_size`` in forward picks the output padding that reaches it."""
+
+    _torch_subclasses_define = ("__init__", "forward")  # see Note [method names] in module.py
 
     transposed = True
 

@@ -2,10 +2,10 @@
 one) and calls nn.functional."""
 
 
-from ndgrad._warnings import warn
 from ndgrad.nn import functional as F
 from ndgrad.nn.modules.distance import PairwiseDistance
 from ndgrad.nn.modules.module import Module
+from ndgrad.ops._loss_base import legacy_get_string
 
 __all__ = [
     "L1Loss", "NLLLoss", "PoissonNLLLoss", "GaussianNLLLoss", "KLDivLoss", "MSELoss", "BCELoss", "BCEWithLogitsLoss",
@@ -15,20 +15,11 @@ __all__ = [
 ]
 
 
-def _legacy_reduction(size_average, reduce):
-    """The reduction the deprecated size_average/reduce flags mean, with PyTorch's warning."""
-    size_average = True if size_average is None else size_average
-    reduce = True if reduce is None else reduce
-    reduction = "none" if not reduce else ("mean" if size_average else "sum")
-    warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.")
-    return reduction
-
-
 class _Loss(Module):
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
         super().__init__()
         if size_average is not None or reduce is not None:
-            reduction = _legacy_reduction(size_average, reduce)
+            reduction = legacy_get_string(size_average, reduce)
         self.reduction = reduction
 
 

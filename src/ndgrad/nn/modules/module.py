@@ -1,6 +1,7 @@
 """Module: the base of every layer. It registers parameters, buffers and submodules as they are assigned, walks
 them, converts them, saves and loads them (state_dict), prints the tree, and runs hooks around forward."""
 
+import types
 from collections import OrderedDict
 
 from ndgrad._creation import empty_like
@@ -34,6 +35,36 @@ _HOOK_TABLES = (
 )
 
 
+# Note [method names]: Python's errors for a wrong call name the function by its __qualname__ ("Conv2d.__init__()
+# got an unexpected keyword argument"), so a layer's __init__ and forward must carry the names torch's do. A base
+# class lists in ``_torch_subclasses_define`` the methods that, in torch, each class derived from it defines
+# itself; a class that inherits such a method from ndgrad gets a copy of it named after that class.
+_NAMED_METHODS = ("__init__", "forward")
+
+
+def _name_inherited_methods(cls):
+    for method in _NAMED_METHODS:
+        if method in cls.__dict__:
+            continue
+        for below, base in zip(cls.__mro__, cls.__mro__[1:]):
+            if method in base.__dict__.get("_torch_subclasses_define", ()):
+                if below is cls:
+                    setattr(cls, method, _renamed(getattr(cls, method), f"{cls.__name__}.{method}"))
+                break
+            if method in base.__dict__:
+                break
+
+
+def _renamed(function, qualname):
+    """A copy of ``function`` under another __qualname__ (the same code, defaults and closure)."""
+    copy = types.FunctionType(function.__code__, function.__globals__, function.__name__, function.__defaults__,
+                              function.__closure__)
+    copy.__kwdefaults__, copy.__doc__, copy.__module__ = function.__kwdefaults__, function.__doc__, function.__module__
+    copy.__dict__.update(function.__dict__)
+    copy.__qualname__ = qualname
+    return copy
+
+
 def _addindent(text, spaces):
     first, *rest = text.split("\n")
     return "\n".join([first] + [" " * spaces + line for line in rest])
@@ -45,6 +76,10 @@ class Module(StateDictMethods):
     dump_patches = False
     _version = 1  # saved in state_dict metadata; layers whose saved format changed raise it
     call_super_init = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _name_inherited_methods(cls)  # see Note [method names]
 
     def __init__(self, *args, **kwargs):
         if kwargs:
@@ -61,8 +96,10 @@ class Module(StateDictMethods):
             _is_full_backward_hook=None, **{table: OrderedDict() for table in _HOOK_TABLES},
         )
 
-    def forward(self, *args, **kwargs):
+    def forward(self, *input):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    forward.__qualname__ = "_forward_unimplemented"  # torch's name for it
 
     def __call__(self, *args, **kwargs):
         if not (

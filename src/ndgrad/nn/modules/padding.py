@@ -15,6 +15,8 @@ __all__ = [
 class _PadNd(Module):
     """``sides``: how many padding numbers (2 per padded dim); ``mode``: F.pad's mode."""
 
+    _torch_subclasses_define = ("forward",)  # see Note [method names] in module.py
+
     sides = 2
     mode = "constant"
 
@@ -30,6 +32,7 @@ class _PadNd(Module):
 
 
 class _CircularPadNd(_PadNd):
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
     mode = "circular"
 
     def forward(self, input):
@@ -56,6 +59,7 @@ class CircularPad3d(_CircularPadNd):
 
 
 class _ReflectionPadNd(_PadNd):
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
     mode = "reflect"
 
 
@@ -76,6 +80,7 @@ class ReflectionPad3d(_ReflectionPadNd):
 
 
 class _ReplicationPadNd(_PadNd):
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
     mode = "replicate"
 
 
@@ -96,6 +101,7 @@ class ReplicationPad3d(_ReplicationPadNd):
 
 
 class _ConstantPadNd(_PadNd):
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
     def __init__(self, padding, value):
         super().__init__(padding)
         self.value = value
@@ -125,6 +131,8 @@ class ConstantPad3d(_ConstantPadNd):
 
 class _ZeroPad:
     """Mixin: constant padding with zeros, printed as the padding alone."""
+
+    _torch_subclasses_define = ("__init__",)  # see Note [method names] in module.py
 
     def __init__(self, padding):
         super().__init__(padding, 0.0)

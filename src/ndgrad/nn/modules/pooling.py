@@ -14,6 +14,7 @@ __all__ = [
 
 
 class _MaxPoolNd(Module):
+    _torch_subclasses_define = ("forward",)  # see Note [method names] in module.py
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
         self.kernel_size = kernel_size
@@ -52,6 +53,8 @@ class MaxPool3d(_MaxPoolNd):
 
 class _MaxUnpoolNd(Module):
     """The inverse of max pooling: each value back at the position its index names, zeros elsewhere."""
+
+    _torch_subclasses_define = ("__init__", "forward")  # see Note [method names] in module.py
 
     spatial_dims = 1
 
@@ -111,6 +114,8 @@ class AvgPool1d(_AvgPoolNd):
 class _AvgPoolWithDivisor(_AvgPoolNd):
     """AvgPool2d and AvgPool3d: arguments kept as given, and an optional divisor in place of the window size."""
 
+    _torch_subclasses_define = ("__init__", "forward")  # see Note [method names] in module.py
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                  divisor_override=None):
         super().__init__()
@@ -139,6 +144,8 @@ class AvgPool3d(_AvgPoolWithDivisor):
 class _FractionalMaxPoolNd(Module):
     """Max pooling over pseudo-randomly placed windows that shrink the input to ``output_size`` or by
     ``output_ratio`` (one of them)."""
+
+    _torch_subclasses_define = ("__init__", "forward")  # see Note [method names] in module.py
 
     spatial_dims = 2
 
@@ -182,6 +189,7 @@ class FractionalMaxPool3d(_FractionalMaxPoolNd):
 
 
 class _LPPoolNd(Module):
+    _torch_subclasses_define = ("forward",)  # see Note [method names] in module.py
     def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
         super().__init__()
         self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
@@ -215,6 +223,7 @@ class LPPool3d(_LPPoolNd):
 
 
 class _AdaptiveMaxPoolNd(Module):
+    _torch_subclasses_define = ("forward",)  # see Note [method names] in module.py
     def __init__(self, output_size, return_indices=False):
         super().__init__()
         self.output_size, self.return_indices = output_size, return_indices
@@ -245,6 +254,7 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
 
 
 class _AdaptiveAvgPoolNd(Module):
+    _torch_subclasses_define = ("forward",)  # see Note [method names] in module.py
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size

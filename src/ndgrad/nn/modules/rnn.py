@@ -7,6 +7,7 @@ import numbers
 from functools import partial
 from typing import NamedTuple
 
+from ndgrad._argument_parser import Signature
 from ndgrad._creation import empty, zeros
 from ndgrad._tensor import Tensor
 from ndgrad._warnings import warn
@@ -125,8 +126,21 @@ def _run_direction(step, gates, state, weights, batch_sizes, reverse):
     return outputs, state
 
 
+def _kernel_signature(name, hx):
+    """The overloads of torch's fused op for one mode, which torch's RNN modules call with their settings."""
+    settings = "Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional"
+    return Signature((f"{name}(Tensor data, Tensor batch_sizes, {hx} hx, {settings})",
+                      f"{name}(Tensor input, {hx} hx, {settings}, bool batch_first)"))
+
+
+_KERNELS = {"LSTM": _kernel_signature("lstm", "Tensor[]"), "GRU": _kernel_signature("gru", "Tensor"),
+            "RNN_TANH": _kernel_signature("rnn_tanh", "Tensor"), "RNN_RELU": _kernel_signature("rnn_relu", "Tensor")}
+
+
 class RNNBase(Module):
     """What RNN, LSTM and GRU share: the weights per layer and direction, the checks, and the time loop."""
+
+    _torch_subclasses_define = ("forward",)  # see Note [method names] in module.py
 
     def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
                  bidirectional=False, proj_size=0, device=None, dtype=None):
@@ -271,6 +285,9 @@ class RNNBase(Module):
                     hx = self._from_parts(tuple(part.unsqueeze(1) for part in parts))
             hx = self.permute_hidden(hx, sorted_indices)
         self.check_forward_args(input, hx, batch_sizes)
+        arguments = (self._flat_weights, self.bias, self.num_layers, self.dropout, self.training, self.bidirectional)
+        _KERNELS[self.mode].check((input, batch_sizes, hx, *arguments) if packed else
+                                  (input, hx, *arguments, self.batch_first), {})  # torch's _VF op parses them
         parts = self._state_parts(hx)
         _check_matmul_dtype(parts[0], self._first_weight(), self.bias)
         if packed:
@@ -350,26 +367,29 @@ def _refuse_projection(kwargs):
 
 
 class RNN(RNNBase):
-    """Elman RNN: h_t = tanh or relu(x_t W_ih^T + b_ih + h_(t-1) W_hh^T + b_hh) (see torch.nn.RNN)."""
+    """Elman RNN: h_t = tanh or relu(x_t W_ih^T + b_ih + h_(t-1) W_hh^T + b_hh) (see torch.nn.RNN).
 
-    def __init__(self, input_size, hidden_size, num_layers=1, nonlinearity="tanh", bias=True, batch_first=False,
-                 dropout=0.0, bidirectional=False, device=None, dtype=None, **kwargs):
+    RNN, GRU and LSTM take RNNBase's arguments after its ``mode``, as torch's pass them on (and so Python's errors
+    for a wrong call name RNNBase.__init__, as torch's)."""
+
+    def __init__(self, *args, **kwargs):
         _refuse_projection(kwargs)
-        self.nonlinearity = nonlinearity
-        if nonlinearity not in ("tanh", "relu"):
-            raise ValueError(f"Unknown nonlinearity '{nonlinearity}'. Select from 'tanh' or 'relu'.")
-        super().__init__("RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU", input_size, hidden_size, num_layers,
-                         bias, batch_first, dropout, bidirectional, **kwargs, device=device, dtype=dtype)
+        if len(args) > 3:
+            self.nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        else:
+            self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' or 'relu'.")
+        super().__init__("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU", *args, **kwargs)
 
 
 class GRU(RNNBase):
     """Gated recurrent unit (see torch.nn.GRU)."""
 
-    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, device=None, dtype=None, **kwargs):
+    def __init__(self, *args, **kwargs):
         _refuse_projection(kwargs)
-        super().__init__("GRU", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
-                         **kwargs, device=device, dtype=dtype)
+        super().__init__("GRU", *args, **kwargs)
 
     def _input_dims_error(self, dims):
         return ValueError(f"GRU: Expected input to be 2D or 3D, got {dims}D instead")
@@ -378,10 +398,8 @@ class GRU(RNNBase):
 class LSTM(RNNBase):
     """Long short-term memory, optionally with projected hidden states (see torch.nn.LSTM)."""
 
-    def __init__(self, input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0,
-                 bidirectional=False, proj_size=0, device=None, dtype=None):
-        super().__init__("LSTM", input_size, hidden_size, num_layers, bias, batch_first, dropout, bidirectional,
-                         proj_size, device, dtype)
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
 
     def get_expected_cell_size(self, input, batch_sizes):
         return (self.num_layers * (2 if self.bidirectional else 1), self._mini_batch(input, batch_sizes),

@@ -10,7 +10,7 @@ from ndgrad.autograd.grad_mode import is_grad_enabled
 from ndgrad.nn import functional as F
 from ndgrad.nn.init import xavier_uniform_
 from ndgrad.nn.modules.activation import GELU, ReLU
-from ndgrad.nn.modules.attention import MultiheadAttention, canonical_mask
+from ndgrad.nn.modules.attention import MultiheadAttention, canonical_mask, none_or_dtype
 from ndgrad.nn.modules.container import ModuleList
 from ndgrad.nn.modules.dropout import Dropout
 from ndgrad.nn.modules.linear import Linear
@@ -32,6 +32,14 @@ def _activation_function(activation):
 def _square_subsequent_mask(size, device=None, dtype=None):
     """-inf above the diagonal, 0 elsewhere: position i attends to positions <= i."""
     return full((size, size), float("-inf"), dtype=dtype, device=device).triu(diagonal=1)
+
+
+def _sequence_length(src, batch_first):
+    """torch's _get_seq_len (which asks whether src is nested first)."""
+    if src.is_nested:
+        return None
+    size = src.size()
+    return size[0] if len(size) == 2 else size[1 if batch_first else 0]
 
 
 def _detect_is_causal_mask(mask, is_causal, size):
@@ -72,7 +80,7 @@ class TransformerEncoderLayer(Module):
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
-                                              None if src_mask is None else src_mask.dtype, "src_mask", src.dtype)
+                                              none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
         x = src
         if self.norm_first:
@@ -126,11 +134,11 @@ class TransformerEncoder(Module):
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         src_key_padding_mask = canonical_mask(src_key_padding_mask, "src_key_padding_mask",
-                                              None if mask is None else mask.dtype, "mask", src.dtype)
+                                              none_or_dtype(mask), "mask", src.dtype)
         mask = canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         first = self.layers[0]
         batch_first = first.self_attn.batch_first
-        length = src.shape[0] if src.dim() == 2 else src.shape[1 if batch_first else 0]
+        length = _sequence_length(src, batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, length)
         output = src
         for layer in self.layers:
@@ -225,7 +233,7 @@ class TransformerDecoder(Module):
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, tgt_is_causal=None, memory_is_causal=False):
         batch_first = self.layers[0].self_attn.batch_first
-        length = tgt.shape[0] if tgt.dim() == 2 else tgt.shape[1 if batch_first else 0]
+        length = _sequence_length(tgt, batch_first)
         tgt_is_causal = _detect_is_causal_mask(tgt_mask, tgt_is_causal, length)
         output = tgt
         for layer in self.layers:
@@ -262,9 +270,10 @@ class Transformer(Module):
     def forward(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None, src_key_padding_mask=None,
                 tgt_key_padding_mask=None, memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
                 memory_is_causal=False):
-        if src.dim() == 3 and src.shape[0 if self.batch_first else 1] != tgt.shape[0 if self.batch_first else 1]:
+        batch = 0 if self.batch_first else 1
+        if src.dim() == 3 and src.size(batch) != tgt.size(batch):
             raise RuntimeError("the batch number of src and tgt must be equal")
-        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+        if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
             raise RuntimeError("the feature number of src and tgt must be equal to d_model")
         memory = self.encoder(src, mask=src_mask, src_key_padding_mask=src_key_padding_mask, is_causal=src_is_causal)
         return self.decoder(tgt, memory, tgt_mask=tgt_mask, memory_mask=memory_mask,

@@ -28,6 +28,7 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         warn("`parameters` is an empty generator, no gradient clipping will occur.")
     norm_type = float(norm_type)
     if not grads:
+        float(max_norm)  # as torch's: converted even when there is nothing to clip
         return tensor(0.0)
     first_device = grads[0].device
     norms = [vector_norm(grad, norm_type).to(first_device) for grad in grads]
@@ -58,5 +59,9 @@ def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False
 def clip_grad_value_(parameters, clip_value, foreach=None):
     """Clamp every gradient element into [-clip_value, clip_value] (see torch.nn.utils.clip_grad_value_)."""
     clip_value = float(clip_value)
-    for grad in _grads(parameters)[1]:
+    grads = _grads(parameters)[1]
+    if not grads:  # torch's foreach kernel refuses an empty list of gradients
+        raise RuntimeError("Expected !nested_tensorlist[0].empty() to be true, but got false.  (Could this error "
+                           "message be improved?  If so, please report an enhancement request to PyTorch.)")
+    for grad in grads:
         grad.clamp_(min=-clip_value, max=clip_value)
