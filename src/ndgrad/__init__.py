@@ -65,9 +65,10 @@ from ndgrad._dtype import (
     set_default_dtype,
     uint8,
 )
+from ndgrad._metadata import layout, strided
 from ndgrad._printing import set_printoptions, typename
 from ndgrad._tensor import Size, Tensor
-from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled
+from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ndgrad.autograd.explain import explain  # ndgrad's own: why is .grad None?
 from ndgrad.autograd.grad_mode import (
     enable_grad,

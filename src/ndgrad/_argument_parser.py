@@ -7,6 +7,7 @@ where a dim goes, and a float size or a string keepdim is refused instead of sil
 import functools
 import inspect
 import operator
+import types
 
 import numpy as np
 
@@ -62,6 +63,8 @@ _OWN_TYPE_NAMES = {}  # ndgrad's classes, named as PyTorch's C types name themse
 
 def type_name(value):
     """The name PyTorch's messages give the type of ``value`` (C's ``tp_name``): int, numpy.float64, Tensor."""
+    if type(value) is types.MethodType and value.__func__.__module__ == "ndgrad._C":
+        return "builtin_function_or_method"  # a Tensor method that PyTorch writes in C (see ndgrad._tensor_surface)
     return class_name(type(value))
 
 
@@ -142,8 +145,12 @@ def _accepts(param, value, position, numbers_as_tensors):
         return value is None or isinstance(value, str)
     if kind == "names":
         return isinstance(value, (tuple, list)) and all(item is None or isinstance(item, str) for item in value)
-    if kind in ("layout", "memory_format", "storage"):
-        return False  # ndgrad's tensors are strided, contiguous and own their memory: only the default, None, fits
+    if kind == "layout":
+        from ndgrad._metadata import strided
+
+        return value is strided  # ndgrad's tensors are all strided: the default (None) or strided fits
+    if kind in ("memory_format", "storage"):
+        return False  # ndgrad's tensors are contiguous and own their memory: only the default, None, fits
     return True  # object
 
 
@@ -369,6 +376,8 @@ _PYTHON_DTYPES = {float: "float64", int: "int64", bool: "bool_", complex: "compl
 def _unpacked(param, value):
     """``value`` as the function body expects it for ``param`` (the same object where nothing changes)."""
     kind, Tensor = param.kind, (_bound or _classes())[0]
+    if kind == "layout":
+        return None  # strided, the one layout, is what the default means
     if kind == "dtype" and value in _PYTHON_DTYPES and isinstance(value, type):
         import ndgrad._dtype
 
@@ -681,6 +690,9 @@ def _parameter_names(function, method=False):
 
 def _checked_method(run, signature):
     fitting = signature.fitting
+    # PyTorch's logical_*_ run outside autograd (see ndgrad.ops.comparison._logical_): no refusal comes first
+    name = signature.name
+    inplace = name.endswith("_") and not name.startswith(("_", "logical_"))
 
     @functools.wraps(run)
     def method(self, *args, **kwargs):
@@ -693,8 +705,14 @@ def _checked_method(run, signature):
             return run(self, *run_args, **run_kwargs)
         except MemoryError as error:
             raise _allocation_error(error) from None
-        except Exception:
+        except Exception as error:
             signature.recheck(args, kwargs)
+            if inplace and isinstance(error, (RuntimeError, IndexError)):  # PyTorch refuses some in-place writes first
+                from ndgrad.ops._op import inplace_refusal
+
+                refusal = inplace_refusal(self, error)
+                if refusal is not error:
+                    raise refusal from None
             raise
 
     method.signature, method.is_method = signature, True

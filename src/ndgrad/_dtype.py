@@ -147,11 +147,35 @@ def can_cast(from_, to):
     return from_._category <= to._category
 
 
+_INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
+# The Python ints a tensor of each dtype computes with as they are; others are wrapped into integer dtypes.
+INT_RANGES = {d.numpy: (_INT64_MIN, _UINT64_MAX) for d in ALL_DTYPES if d._category > 1}
+INT_RANGES.update({d.numpy: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).max)) for d in ALL_DTYPES
+                   if d._category == 1})
+
+
+def check_int(value):
+    """PyTorch reads a Python int as a number into 64 bits (unsigned above 2**63 - 1): beyond, its OverflowError."""
+    if value < _INT64_MIN:
+        raise OverflowError("can't convert negative int to unsigned")
+    if value > _UINT64_MAX:
+        raise OverflowError("int too big to convert")
+
+
+def wrapped_int(value, d):
+    """A Python int as a number of integer dtype ``d`` computes (an add, a comparison): modulo 2**bits, as C's cast
+    of PyTorch's 64-bit number (``uint8 - 300`` subtracts 212)."""
+    bits = d.itemsize * 8
+    value %= 1 << bits
+    return value - (1 << bits) if d.is_signed and value >> (bits - 1) else value
+
+
 def scalar_dtype(value):
     """The dtype a Python number takes when it stands alone (PyTorch's 'wrapped number' rule)."""
     if isinstance(value, bool):
         return bool_
     if isinstance(value, int):
+        check_int(value)
         return int64
     if isinstance(value, complex):
         return _Defaults.float.to_complex()
@@ -267,6 +291,13 @@ def _check_range(value, d, spelled):
 
 def _overflow(spelled):
     return RuntimeError(f"value cannot be converted to type {spelled} without overflow")
+
+
+def _overflow(d):
+    return RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[d.name]} without overflow")
+
+
+_LARGEST = {d: float(np.finfo(d.numpy).max) for d in (float16, float32, float64)}
 
 
 def legacy_type_name(d, device_type="cpu"):

@@ -1,7 +1,8 @@
-"""Python's operators on tensors (``a + b``, ``a @ b``, ``a < b``, ``a += b``): one line each, delegating to ops.
+"""Python's operators and protocols on tensors (``a + b``, ``a @ b``, ``a += b``, ``len(a)``, ``float(a)``, ``b in a``):
+one line each, delegating to ops. An operand that is neither a Tensor nor a Python number gives NotImplemented, so
+Python can ask the other side (and raises its TypeError, as for PyTorch's)."""
 
-An operand that is neither a Tensor nor a Python number gives NotImplemented, so Python can ask the other side.
-"""
+from numbers import Number
 
 from ndgrad import ops
 from ndgrad.ops._op import operand as _operand
@@ -10,7 +11,7 @@ __all__ = ["OperatorMethods"]
 
 
 class OperatorMethods:
-    """The operator methods of Tensor (Tensor inherits them)."""
+    """The operator and protocol methods of Tensor (Tensor inherits them)."""
 
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
@@ -70,13 +71,14 @@ class OperatorMethods:
         other = _operand(other)
         return NotImplemented if other is None else ops.pow(other, self)
 
+    # A number is no operand of @ (PyTorch: "unsupported operand type(s) for @: 'Tensor' and 'int'").
     def __matmul__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else ops.matmul(self, other)
+        return ops.matmul(self, other) if hasattr(other, "_data") else NotImplemented
 
     def __rmatmul__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else ops.matmul(_as_tensor_like(other, self), self)
+        return ops.matmul(other, self) if hasattr(other, "_data") else NotImplemented
 
     def __neg__(self):
         return ops.neg(self)
@@ -111,17 +113,112 @@ class OperatorMethods:
         other = _operand(other)
         return NotImplemented if other is None else ops.ge(self, other)
 
+    # In place, as PyTorch's: an operand of another type gives NotImplemented, so Python's TypeError names the
+    # operator ("unsupported operand type(s) for +=: 'Tensor' and 'str'").
     def __iadd__(self, other):
-        return self.add_(other)
+        other = _operand(other)
+        return NotImplemented if other is None else self.add_(other)
 
     def __isub__(self, other):
-        return self.sub_(other)
+        other = _operand(other)
+        return NotImplemented if other is None else self.sub_(other)
 
     def __imul__(self, other):
-        return self.mul_(other)
+        other = _operand(other)
+        return NotImplemented if other is None else self.mul_(other)
 
     def __itruediv__(self, other):
-        return self.div_(other)
+        other = _operand(other)
+        return NotImplemented if other is None else self.div_(other)
+
+    def __ifloordiv__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.floor_divide_(other)
+
+    def __imod__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.remainder_(other)
+
+    def __ipow__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.pow_(other)
+
+    def __iand__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_and_(other)
+
+    def __ior__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_or_(other)
+
+    def __ixor__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_xor_(other)
+
+    def __ilshift__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_left_shift_(other)
+
+    def __irshift__(self, other):
+        other = _operand(other)
+        return NotImplemented if other is None else self.bitwise_right_shift_(other)
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def __bool__(self):
+        if self._data.size != 1:
+            amount = "no values" if self._data.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
+        return bool(self._data)
+
+    def __float__(self):
+        return float(_real_scalar(self._scalar(), "double"))
+
+    def __int__(self):
+        return int(_real_scalar(self._scalar(), "int64_t"))
+
+    def __complex__(self):
+        return complex(self._scalar())
+
+    def __index__(self):
+        if self._data.size != 1 or self._data.dtype.kind not in "iub":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.item())
+
+    def _scalar(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.item()
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
+        return format(repr(self), spec)
+
+    def __contains__(self, element):
+        """``element in x``: whether any element equals it (see torch.Tensor.__contains__)."""
+        if isinstance(element, Number) or hasattr(element, "_data"):
+            return bool((element == self).any().item())
+        raise RuntimeError(
+            f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
+        )
+
+
+def _real_scalar(value, cpp_type):
+    """A complex number converts to a real one only when its imaginary part is 0, as in PyTorch."""
+    if isinstance(value, complex):
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {cpp_type} without overflow")
+        return value.real
+    return value
 
 
 def _as_tensor_like(value, like):

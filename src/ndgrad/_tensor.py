@@ -4,15 +4,16 @@ The math is not here: operators and methods are one-line delegations to ``ndgrad
 """
 
 import weakref
+from copy import deepcopy
 
 import numpy as np
 
 from ndgrad import _dlpack, ops
-from ndgrad._argument_parser import class_name, parses_method, type_name
+from ndgrad._argument_parser import parses_method, type_name
 from ndgrad._device import device as Device
-from ndgrad._device import device_of_array, parse_to, to_device
+from ndgrad._device import parse_to, to_device
 from ndgrad._dtype import (
-    _BY_NUMPY,
+    INT_RANGES,
     bool_,
     complex64,
     complex128,
@@ -23,13 +24,12 @@ from ndgrad._dtype import (
     int16,
     int32,
     int64,
-    legacy_type_name,
-    legacy_type_of,
     uint8,
 )
-from ndgrad._dtype import dtype as DType
 from ndgrad._fpstate import restore, silence
+from ndgrad._metadata import MetadataMethods, Size
 from ndgrad._operators import OperatorMethods
+from ndgrad._tensor_surface import present_as_torch
 from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import (
     INFERENCE_REQUIRES_GRAD,
@@ -102,52 +102,6 @@ def _requires_grad_leaf_error(requires_grad):
     return message
 
 
-class Size(tuple):
-    """A tensor's shape: a tuple of ints that prints as ``ndgrad.Size([2, 3])`` (see torch.Size); sums and repeats
-    of a Size are Sizes (its items are read as a tuple's, at a tuple's speed: a slice is a tuple)."""
-
-    __module__ = "ndgrad"
-
-    def __new__(cls, sizes=(), /):
-        return _new_tuple(cls, _size_items(tuple(sizes)))
-
-    def __repr__(self):
-        return f"ndgrad.Size([{', '.join(map(str, self))}])"
-
-    def __add__(self, other):
-        if not isinstance(other, tuple):
-            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to ndgrad.Size")
-        return _new_tuple(Size, tuple.__add__(self, other))
-
-    def __radd__(self, other):
-        return _new_tuple(Size, tuple.__add__(other, self)) if isinstance(other, tuple) else NotImplemented
-
-    def __mul__(self, times):
-        return _new_tuple(Size, tuple.__mul__(self, times))
-
-    __rmul__ = __mul__
-
-    def numel(self):
-        return int(np.prod(self, dtype=np.int64))
-
-
-_new_tuple = tuple.__new__  # _new_tuple(Size, shape): a Size of ints already checked, at a tuple's speed
-
-
-def _size_items(items):
-    """PyTorch's check of a Size's items: ints (NumPy's kept as they are, a bool as its int) or one-element integer
-    tensors (as their int)."""
-    values = []
-    for index, item in enumerate(items):
-        if isinstance(item, (int, np.integer)):
-            values.append(int(item) if isinstance(item, bool) else item)
-        elif isinstance(item, Tensor) and item._data.size == 1 and item._data.dtype.kind in "iu":
-            values.append(int(item._data.item()))
-        else:
-            raise TypeError(f"ndgrad.Size() takes an iterable of 'int' (item {index} is '{type_name(item)}')")
-    return tuple(values)
-
-
 _new = object.__new__
 # A view made where nothing records, written in place where something does: (made in, modified) for the message
 _VIEW_MODES = {
@@ -156,26 +110,20 @@ _VIEW_MODES = {
 
 
 
-def _dim_of_shape(dim, ndim):
-    """size(dim) and stride(dim) index the shape: a 0-d tensor has no dimension to index, unlike for reductions."""
-    if ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    return ops.shape.wrap_dim(dim, ndim)
-
 class Tensor(
     ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
     ActivationMethods, ComparisonMethods, ComplexMethods, ReductionMethods, SelectionMethods, ScanMethods,
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, InplaceViewMethods,
+    RandomMethods, InplaceViewMethods, MetadataMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
     __slots__ = (
         "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base", "_view_steps",
         "_views", "_accumulator_ref", "_hooks", "_retains_grad", "_fw_tangent", "_conj_bit", "_origin",
-        "__weakref__",
+        "__weakref__", "__dict__",  # a user's own attributes (x.name = ...), as PyTorch allows: made on first use
     )
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
     __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does
@@ -206,15 +154,21 @@ class Tensor(
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if type(value) is not bool:  # PyTorch's first check: 1, None, np.bool_ and tensor(True) are refused
+            raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:
             raise RuntimeError(_requires_grad_leaf_error(value))
         if value and self._data.dtype.kind not in "fc":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if value and self._version_counter is NO_VERSION and not STATE.inference:
             raise RuntimeError(INFERENCE_REQUIRES_GRAD)
-        self._requires_grad = bool(value)
+        self._requires_grad = value
         if value:
             mark(self, "leaf")
+
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")  # PyTorch's setter, given no value
 
     @parses_method("requires_grad_(bool requires_grad=True)")
     def requires_grad_(self, requires_grad=True):
@@ -250,8 +204,10 @@ class Tensor(
         if value is not None:
             if not isinstance(value, Tensor):
                 raise TypeError(
-                    f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}"
+                    f"assigned grad expected to be a Tensor or None but got grad of type {type_name(value)}"
                 )
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.dtype is not self.dtype:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{value.dtype.cpp_name}' to a tensor "
@@ -266,6 +222,10 @@ class Tensor(
                     f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
                 )
         self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None  # as PyTorch: deleting .grad clears it
 
     @property
     def retains_grad(self):
@@ -331,7 +291,7 @@ class Tensor(
         return detached
 
     def detach_(self):
-        if self._base is not None and self._base._requires_grad:
+        if self._base is not None:
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) "
                 "for training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and "
@@ -354,7 +314,16 @@ class Tensor(
 
     @data.setter
     def data(self, value):
+        """Swap in another tensor's values (any shape or dtype), keeping this tensor's place in the graph."""
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type_name(value)}")
+        if self._requires_grad and value._data.dtype.kind not in "fc":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     @property
     def _version(self):
@@ -422,6 +391,17 @@ class Tensor(
             restore(fp_state)
         self._bump_version()
 
+    def apply_(self, callable):
+        """Replace each element by ``callable(element)``, one Python call per element, on the CPU only (see
+        torch.Tensor.apply_)."""
+        if self._requires_grad:
+            raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
+        if type(self._data) is not np.ndarray:
+            raise TypeError("apply_ is only implemented on CPU tensors")
+        values = [_element(callable(item), self._data.dtype) for item in self._data.reshape(-1).tolist()]
+        self._write(np.array(values).reshape(self._data.shape))  # cast as C casts, as PyTorch's (uint8 takes -1)
+        return self
+
     def _bump_version(self):
         """Count an in-place write, which saved-tensor checks see, and remember the user's line that made it."""
         counter = self._shared_counter()
@@ -429,86 +409,6 @@ class Tensor(
             return check_inference_write()
         counter[0] += 1
         note_write(counter)
-
-    # ---- metadata ----------------------------------------------------------------------------------------
-    @property
-    def shape(self):
-        return _new_tuple(Size, self._data.shape)
-
-    @parses_method("size(int? dim=None)")
-    def size(self, dim=None):
-        if dim is None:
-            return _new_tuple(Size, self._data.shape)
-        return self._data.shape[_dim_of_shape(dim, self._data.ndim)]
-
-    def dim(self):
-        return self._data.ndim
-
-    ndimension = dim  # torch's older name, which torch.nn.init still calls
-
-    @property
-    def ndim(self):
-        return self._data.ndim
-
-    def numel(self):
-        return int(self._data.size)
-
-    def nelement(self):
-        return int(self._data.size)
-
-    def element_size(self):
-        return self._data.itemsize
-
-    @property
-    def dtype(self):
-        return _BY_NUMPY[self._data.dtype]
-
-    @property
-    def device(self):
-        return device_of_array(self._data)
-
-    @property
-    def is_cuda(self):
-        return self.device.type == "cuda"
-
-    is_nested = is_meta = False  # ndgrad has no nested or meta tensors; torch's layers and initialisers ask
-
-    def is_floating_point(self):
-        return self.dtype.is_floating_point
-
-    def is_complex(self):
-        return self.dtype.is_complex
-
-    @parses_method("is_contiguous(*, MemoryFormat memory_format=contiguous_format)")
-    def is_contiguous(self):
-        return bool(self._data.flags.c_contiguous)
-
-    @parses_method("stride(int? dim=None)")
-    def stride(self, dim=None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
-        return strides if dim is None else strides[_dim_of_shape(dim, self._data.ndim)]
-
-    @parses_method("type(object dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
-                   "type(object dtype=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated")
-    def type(self, dtype=None, non_blocking=False):
-        """This tensor's legacy type name ('ndgrad.FloatTensor'), or the tensor converted to the type given as a
-        dtype, a legacy type or its name."""
-        if dtype is None:
-            return legacy_type_name(self.dtype, self.device.type)
-        from ndgrad._creation import LegacyTensorType
-
-        if isinstance(dtype, DType):
-            return self.to(dtype)
-        if isinstance(dtype, str):
-            name = dtype
-        elif isinstance(dtype, LegacyTensorType):
-            name = f"ndgrad.{dtype.__name__}"
-        elif isinstance(dtype, type):
-            name = "ndgrad.Tensor" if dtype is Tensor else class_name(dtype)
-        else:
-            raise TypeError("dtype must be a type, str, or dtype object")
-        target, device_type = legacy_type_of(name)
-        return self.to(self.device if device_type == self.device.type else device_type, target)
 
     def __repr__(self):
         from ndgrad._printing import tensor_repr
@@ -554,6 +454,10 @@ class Tensor(
     def __array__(self, dtype=None, copy=None):
         array = self.numpy()
         return array if dtype is None else array.astype(dtype, copy=False)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """A NumPy function's result on tensors, as a tensor: ``np.add(x, 1)``; bool results as uint8, as torch's."""
+        return Tensor._wrap(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     @parses_method("to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
                    "MemoryFormat? memory_format=None)",
@@ -673,60 +577,24 @@ class Tensor(
     # ---- Python protocols --------------------------------------------------------------------------------
     __hash__ = object.__hash__  # by identity, as in PyTorch (== is elementwise)
 
-    def __len__(self):
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
-
-    def __bool__(self):
-        if self._data.size != 1:
-            amount = "no values" if self._data.size == 0 else "more than one value"
-            raise RuntimeError(f"Boolean value of Tensor with {amount} is ambiguous")
-        return bool(self._data)
-
-    def __float__(self):
-        return float(_real_scalar(self._scalar(), "double"))
-
-    def __int__(self):
-        return int(_real_scalar(self._scalar(), "int64_t"))
-
-    def __complex__(self):
-        return complex(self._scalar())
-
-    def __index__(self):
-        if self._data.size != 1 or self._data.dtype.kind not in "iub":
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self._data.item())
-
-    def _scalar(self):
-        if self._data.size != 1:
-            raise ValueError("only one element tensors can be converted to Python scalars")
-        return self._data.item()
-
-    def __format__(self, spec):
-        if self._data.ndim == 0:
-            return format(self._data.item(), spec)
-        return format(repr(self), spec)
-
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (_host(self._data).copy(), self._requires_grad, str(self.device)))
+        arguments = (_host(self._data).copy(), self._requires_grad, str(self.device))
+        return (_rebuild, (*arguments, self.__dict__) if self.__dict__ else arguments)  # the user's attributes too
 
     def __deepcopy__(self, memo):
         copy = Tensor._from_parts(self._data.copy(), self._requires_grad, None, 0, None)
         if self._grad is not None:
             copy._grad = Tensor._wrap(self._grad._data.copy())
         memo[id(self)] = copy
+        if self.__dict__:
+            copy.__dict__.update(deepcopy(self.__dict__, memo))
         return copy
 
     def __getitem__(self, index):
         return ops.indexing.getitem(self, index)
 
 
+present_as_torch(Tensor)  # read-only attributes and methods named as PyTorch's, for Python's own errors
 _STORED_GRAD_FN = Tensor.grad_fn  # the slot itself, read past UnrebuildableView's refusal
 
 
@@ -748,12 +616,19 @@ class UnrebuildableView(Tensor):
         _STORED_GRAD_FN.__set__(self, node)
 
 
-def _real_scalar(value, cpp_type):
-    """A complex number converts to a real one only when its imaginary part is 0, as in PyTorch."""
-    if isinstance(value, complex):
-        if value.imag:
-            raise RuntimeError(f"value cannot be converted to type {cpp_type} without overflow")
-        return value.real
+def _element(value, dtype):
+    """A value apply_'s callable returned, as PyTorch reads it back: a real number (or a complex one for a complex
+    tensor); an int must fit 64 bits, and an integer dtype (an unsigned one takes down to -max, wrapped)."""
+    if isinstance(value, complex) and dtype.kind == "c":
+        return value
+    if not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
+        raise TypeError(f"must be real number, not {type_name(value)}")
+    if isinstance(value, (int, np.integer)) and dtype.kind in "iu":
+        if not -(1 << 63) <= value < 1 << 63:
+            raise ValueError("Overflow when unpacking long long")
+        low, high = INT_RANGES[dtype]
+        if not (-high if low == 0 else low) <= value <= high:
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
     return value
 
 
@@ -761,5 +636,8 @@ def _host(array):
     return array if type(array) is np.ndarray else array.get()
 
 
-def _rebuild(array, requires_grad, device="cpu"):
-    return Tensor._from_parts(to_device(array, Device(device)), requires_grad, None, 0, None)
+def _rebuild(array, requires_grad, device="cpu", attributes=None):
+    tensor = Tensor._from_parts(to_device(array, Device(device)), requires_grad, None, 0, None)
+    if attributes:
+        tensor.__dict__.update(attributes)
+    return tensor

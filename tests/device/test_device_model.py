@@ -28,6 +28,7 @@ def outcome(function):
 DEVICE_ARGUMENTS = [
     ("cpu",), ("cuda",), ("cuda:0",), ("cuda:1",), ("cpu:0",), ("cuda", 1), ("cuda", None), ("cuda:x",),
     ("cuda:-1",), ("cuda:0:1",), ("gpu",), ("CUDA",), ("cuda:1", 2), ("cuda", -2), ("cuda:01",),
+    ("cuda1",), ("float32",), ("Cuda",), (1,), (0,),
     # PyTorch's own parser: its device types, an empty string, wrong types, numbers too large
     ("meta",), ("mps:1",), ("xla", 0), ("",), ("", 0), ("gpu:0",), ("cu da",), ("cpu ",), (None,), (1.5,),
     (True,), ("cpu", "x"), ("cpu", 1.5), ("cpu", True), ("cpu", 2**63), (-1,), (2**63,), ("cuda:99999999999",),

@@ -6,12 +6,13 @@ import threading
 import traceback
 from pathlib import Path
 
+from ndgrad._argument_parser import parses
 from ndgrad._fpstate import silenced
 from ndgrad._warnings import warn
 from ndgrad.autograd.provenance import Site, capture
 
 __all__ = [
-    "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
+    "detect_anomaly", "set_detect_anomaly", "set_anomaly_enabled", "is_anomaly_enabled", "is_anomaly_check_nan_enabled",
     "is_anomaly_check_forward_enabled",
 ]
 
@@ -39,8 +40,14 @@ def is_anomaly_check_forward_enabled():
     return _AnomalyState.check_forward
 
 
+@parses("set_anomaly_enabled(bool enabled, bool check_nan=True)")
+def set_anomaly_enabled(enabled, check_nan=True):
+    """Turn anomaly detection on or off (see torch.set_anomaly_enabled)."""
+    _AnomalyState.enabled, _AnomalyState.check_nan = enabled, check_nan
+
+
 def _set(enabled, check_nan, check_forward):
-    _AnomalyState.enabled, _AnomalyState.check_nan = bool(enabled), bool(check_nan)
+    set_anomaly_enabled(enabled, check_nan)  # by position, as PyTorch's context managers call it
     _AnomalyState.check_forward = bool(check_forward)
 
 

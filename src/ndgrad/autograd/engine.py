@@ -79,7 +79,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
     outer = _RUNNING.stack
     _RUNNING.stack = outer + ((capture is not None, retain_graph),)
     BACKWARD.depth += 1  # the rules run with grad off on inputs that require grad: provenance marks no cuts
-    with set_grad_enabled(create_graph):
+    with set_grad_enabled(bool(create_graph)):
         fp_state = silence()  # for the whole pass, accumulation included (see Note [floating-point error state])
         try:
             while ready:

@@ -5,6 +5,7 @@ import threading
 from collections import namedtuple
 from weakref import ref
 
+from ndgrad._argument_parser import parses
 from ndgrad._fpstate import restore, silence
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor"]
@@ -90,9 +91,9 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError(
             "Trying to create a dual Tensor for forward AD but no level exists, make sure to enter_dual_level() first."
         )
-    if not (tensor.dtype.is_floating_point or tensor.dtype.is_complex):
+    if not (tensor.is_floating_point() or tensor.is_complex()):  # as PyTorch asks (a str fails here as there)
         raise ValueError(f"Expected primal to be floating point or complex, but got: {tensor.dtype}")
-    if not (tangent.dtype.is_floating_point or tangent.dtype.is_complex):
+    if not (tangent.is_floating_point() or tangent.is_complex()):
         raise ValueError(f"Expected tangent to be floating point or complex, but got: {tangent.dtype}")
     if tangent.shape != tensor.shape:
         raise RuntimeError(
@@ -110,12 +111,20 @@ def unpack_dual(tensor, *, level=None):
     """(primal, tangent): a view of ``tensor`` without the tangent, and the tangent or None."""
     from ndgrad.ops.shape import Alias
 
-    tangent = _tangent(tensor)
+    if _ForwardState.level is None:
+        return UnpackedDualTensor(tensor, None)
+    tangent = _tangent(_checked_dual(tensor, level=0))
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
     with _paused():
         primal = Alias.apply(tensor)
     return UnpackedDualTensor(primal, tangent)
+
+
+@parses("_unpack_dual(Tensor dual, int level)")
+def _checked_dual(dual, level):
+    """PyTorch's check of what unpack_dual unpacks inside a level: a Tensor."""
+    return dual
 
 
 class JvpContext:

@@ -175,10 +175,7 @@ class Function:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        name = f"{cls.__name__}Backward"
-        namespace = {"_forward_cls": cls, "__module__": __name__, "__qualname__": name,
-                     "formula": f"{cls.__name__}.backward(ctx, grad)"}  # the rule, as ndgrad.autograd.trace shows it
-        cls._backward_cls = type(name, (BackwardCFunction,), namespace)
+        _give_backward_class(cls)
 
     def __init__(self, *args, **kwargs):
         warn(
@@ -227,6 +224,8 @@ class Function:
             bound = inspect.signature(cls.forward).bind(*args, **kwargs)
             bound.apply_defaults()
             args, kwargs = bound.args, bound.kwargs
+        elif kwargs:
+            _check_keywords(cls.forward, args, kwargs)
         inputs = args + tuple(kwargs.values())
         requires_grad = [isinstance(x, Tensor) and x._requires_grad for x in inputs]
         record = STATE.grad_enabled and any(requires_grad)
@@ -250,6 +249,28 @@ class Function:
         if forward_ad._active():
             _push_tangents(cls, ctx, inputs, outputs, views, Tensor)
         return outputs if is_tuple else outputs[0]
+
+
+def _give_backward_class(cls):
+    """The grad_fn class of a Function (``MyExpBackward``), whose instances are also its ctx."""
+    name = f"{cls.__name__}Backward"
+    namespace = {"_forward_cls": cls, "__module__": __name__, "__qualname__": name,
+                 "formula": f"{cls.__name__}.backward(ctx, grad)"}  # the rule, as ndgrad.autograd.trace shows it
+    cls._backward_cls = type(name, (BackwardCFunction,), namespace)
+
+
+_give_backward_class(Function)  # Function.apply itself runs, to raise forward's NotImplementedError, as in PyTorch
+
+
+def _check_keywords(forward, args, kwargs):
+    """PyTorch's Function.apply passes keywords only to forward's positional parameters past ctx, with its messages."""
+    parameters = list(inspect.signature(forward).parameters.values())[1:]
+    names = [p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD]  # not even keyword-only ones
+    for key in kwargs:
+        if key not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{key}'")
+        if names.index(key) < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{key}'")
 
 
 def _wrap_outputs(ctx, inputs, raw_outputs, record, Tensor):

@@ -53,7 +53,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
                 "The vector v can only be None if the user-provided function returns a single Tensor with a single "
                 "element."
             )
-    with set_grad_enabled(create_graph or is_grad_enabled()):
+    with set_grad_enabled(bool(create_graph) or is_grad_enabled()):
         grads = _grad(outputs, inputs, v, create_graph=create_graph)
         result = _zeros_for_none(grads, inputs, strict, create_graph, "back")
     outputs, result = _finish(outputs, create_graph), _finish(result, create_graph)
@@ -80,7 +80,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         cotangents = tuple(_zeros_like(out, requires_grad=True) for out in outputs)
         grad_inputs = _grad(outputs, inputs, cotangents, create_graph=True)
         _check_requires_grad(grad_inputs, "grad_inputs", strict)
-    with set_grad_enabled(create_graph or is_grad_enabled()):
+    with set_grad_enabled(bool(create_graph) or is_grad_enabled()):
         grads = _grad(grad_inputs, cotangents, v, create_graph=create_graph)
         result = _zeros_for_none(grads, outputs, strict, create_graph, "back_trick")
     outputs, result = _finish(outputs, create_graph), _finish(result, create_graph)
@@ -164,7 +164,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """``func(*inputs)`` and the product of ``v`` with its Hessian (see torch.autograd.functional.vhp)."""
     with enable_grad():
         is_inputs_tuple, inputs, v, outputs, jac = _hessian_setup(func, inputs, v, create_graph, strict, "vhp")
-    with set_grad_enabled(create_graph or is_grad_enabled()):
+    with set_grad_enabled(bool(create_graph) or is_grad_enabled()):
         grads = _grad(jac, inputs, v, create_graph=create_graph)
         result = _zeros_for_none(grads, inputs, strict, create_graph, "double_back")
     return _unpack(_finish(outputs, create_graph), False), _unpack(_finish(result, create_graph), is_inputs_tuple)
@@ -177,7 +177,7 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         cotangents = tuple(_zeros_like(x, requires_grad=True) for x in inputs)
         double_back = _grad(jac, inputs, cotangents, create_graph=True)
         _check_requires_grad(jac, "hessian", strict)  # NOTE: PyTorch checks jac here, not double_back
-    with set_grad_enabled(create_graph or is_grad_enabled()):
+    with set_grad_enabled(bool(create_graph) or is_grad_enabled()):
         grads = _grad(double_back, cotangents, v, create_graph=create_graph)
         result = _zeros_for_none(grads, inputs, strict, create_graph, "double_back_trick")
     return _unpack(_finish(outputs, create_graph), False), _unpack(_finish(result, create_graph), is_inputs_tuple)

@@ -150,9 +150,9 @@ class set_grad_enabled(_Mode):
     """Sets grad mode at once when called; as a context manager, restores the old mode on exit."""
 
     def __init__(self, mode):
-        if not isinstance(mode, int):  # ints pass: backward hands on create_graph, which PyTorch takes as a number
+        if not isinstance(mode, bool):
             _SET_GRAD_ENABLED.check((mode,), {})  # PyTorch's TypeError for a mode that is no bool
-        self.mode = bool(mode)
+        self.mode = mode
         self._before = STATE.grad_mode
         _set(self.mode, STATE.inference)
 

@@ -114,6 +114,23 @@ class Node:
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
+    def __call__(self, *grads, **kwargs):
+        """Run this node's backward on gradients for its outputs, in the current grad mode; the gradients for its
+        inputs come back as they are, not summed to the inputs' shapes (a leaf's AccumulateGrad accumulates)."""
+        if kwargs:
+            raise TypeError("keyword arguments are not supported")
+        if len(grads) != len(self._output_meta):
+            raise TypeError(f"expected {len(self._output_meta)} arguments, got {len(grads)} instead")
+        for position, grad in enumerate(grads):
+            if grad is not None and not hasattr(grad, "_data"):
+                raise TypeError(f"argument {position} is not a Variable")
+        if all(grad is None for grad in grads):  # nothing flows: nothing for the inputs either
+            results = (None,) * len(self._edges)
+        else:
+            results = self._apply(list(grads))
+            results = results if isinstance(results, (tuple, list)) else (results,)
+        return results[0] if len(results) == 1 else tuple(results)
+
     def _release(self):
         """Free what was saved for backward (the engine calls this unless retain_graph)."""
 

@@ -1,7 +1,7 @@
 """Broadcasting helpers: sum_to, which undoes broadcasting, and broadcast_shape, with PyTorch's error for shapes that
 clash."""
 
-__all__ = ["sum_to", "broadcast_shape", "broadcast_error"]
+__all__ = ["sum_to", "sum_to_size", "broadcast_shape", "broadcast_error"]
 
 
 def sum_to(grad, shape):
@@ -48,3 +48,19 @@ def broadcast_error(*shapes):
     except RuntimeError as error:
         return error
     return None
+
+
+def sum_to_size(input, size):
+    """Tensor.sum_to_size: sum ``input`` down to ``size``, which must expand to input's shape (see
+    torch.Tensor.sum_to_size); input itself when it already has that shape."""
+    shape = tuple(input.shape)
+    expandable = len(size) <= len(shape) and all(
+        want in (1, have) for want, have in zip(reversed(size), reversed(shape))
+    )
+    if not expandable:
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if not size:  # as PyTorch's sum_to: the whole sum (SumBackward0), even of a 0-d tensor
+        from ndgrad.ops.reduction import sum as reduce_sum
+
+        return reduce_sum(input)
+    return sum_to(input, tuple(size))

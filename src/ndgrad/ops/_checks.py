@@ -7,7 +7,17 @@ import math
 
 import numpy as np
 
-from ndgrad._dtype import _SCALAR_TYPE_NAMES, bool_, float32, float64, legacy_type_name, real_scalar, result_type
+from ndgrad._dtype import (
+    _SCALAR_TYPE_NAMES,
+    bool_,
+    float32,
+    float64,
+    legacy_type_name,
+    real_scalar,
+    result_type,
+    wrapped_int,
+)
+from ndgrad.ops._broadcast import broadcast_error
 
 _LARGEST_STORAGE = 2**63 - 1  # bytes: PyTorch sizes memory in int64
 
@@ -68,6 +78,7 @@ def check_castable(self, *others, cpp_name=False):
     """
     dtype = result_type((self, *others))
     if dtype._category > self.dtype._category:
+        check_written_shape(self, *others)  # PyTorch checks the shapes first
         target = self.dtype.cpp_name if cpp_name else self.dtype.title
         raise RuntimeError(f"result type {dtype.title} can't be cast to the desired output type {target}")
 
@@ -76,6 +87,18 @@ def check_storage_size(shape, itemsize):
     """PyTorch's refusal of a result whose bytes overflow 64 bits, where NumPy says "array is too big"."""
     if math.prod(shape) * itemsize > _LARGEST_STORAGE:
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}")
+
+
+def check_written_shape(self, *others):
+    """PyTorch's refusal of an in-place write whose operands do not broadcast to self's shape."""
+    shapes = [tuple(self.shape)] + [tuple(x.shape) for x in others if is_tensor(x)]
+    for other in shapes[1:]:
+        error = broadcast_error(shapes[0], other)
+        if error is not None:
+            raise error
+    broadcast = np.broadcast_shapes(*shapes)
+    if broadcast != shapes[0]:
+        raise RuntimeError(f"output with shape {list(shapes[0])} doesn't match the broadcast shape {list(broadcast)}")
 
 
 def as_tensor(value, dtype, like):
@@ -103,6 +126,15 @@ def checked_alpha(input, other, alpha):
     if isinstance(alpha, complex) and not dtype.is_complex:
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
     return bool(alpha) if dtype is bool_ else alpha
+
+
+def number_operand(number, like):
+    """A number parameter as PyTorch computes with it against ``like``: an int wraps into an integer dtype
+    (``uint8 % 300`` is ``uint8 % 44``), as Op.apply wraps the numbers it takes as inputs."""
+    if type(number) is int and like._data.dtype.kind in "iu":
+        return wrapped_int(number, like.dtype)
+    return number
+
 
 
 def promoted_with(tensor, *numbers):

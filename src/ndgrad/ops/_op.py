@@ -10,7 +10,7 @@ from weakref import WeakSet
 import numpy as np
 
 from ndgrad._device import allocation_error, array_namespace, device_of_array, namespace_of, placement, to_device
-from ndgrad._dtype import can_cast, get_default_dtype, result_type
+from ndgrad._dtype import INT_RANGES, can_cast, get_default_dtype, result_type, wrapped_int
 from ndgrad._fpstate import restore, silence
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.forward_ad import _active, _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
@@ -229,6 +229,23 @@ def _check_overlap(self, others, idempotent):
             )
 
 
+def inplace_refusal(tensor, error):
+    """The error PyTorch gives first for an in-place method that failed with ``error`` before writing: autograd's
+    refusal (a leaf, or a view of one, that requires grad), then, for a dtype or shape error (which PyTorch's
+    TensorIterator finds only after looking at the written memory), repeated elements in ``tensor``; else ``error``."""
+    try:
+        tensor._check_inplace()
+    except RuntimeError as refusal:
+        return refusal
+    iterator_error = isinstance(error, NotImplementedError) or str(error).startswith(_ITERATOR_ERRORS)
+    if iterator_error and repeats_elements(tensor._data):
+        return repeated_elements_error()
+    return error
+
+
+_ITERATOR_ERRORS = ("result type ", "The size of tensor a ", "output with shape ")
+
+
 def repeated_elements_error():
     return RuntimeError(
         "unsupported operation: more than one element of the written-to tensor refers to a single memory location. "
@@ -353,24 +370,32 @@ def _unwrap(inputs, Tensor, float_only):
         else:
             numbers = True
             arrays.append(x)
-    if common is not False and (not numbers or _numbers_fit(inputs, common.kind)):
+    if common is not False and (not numbers or _numbers_fit(inputs, common)):
         if not float_only or common.kind in "fc":
             return arrays, needs_grad, None
         return arrays, needs_grad, get_default_dtype().numpy
-    dtype = result_type(inputs)
+    dtype = result_type(inputs)  # PyTorch's OverflowError for an int beyond 64 bits
     if float_only and dtype._category < 2:
         dtype = get_default_dtype()
+    elif numbers and dtype._category == 1:  # an int operand wraps into an integer dtype, as C casts it (u8 - 300)
+        arrays = [wrapped_int(x, dtype) if type(x) is int else x for x in arrays]
     return arrays, needs_grad, dtype.numpy
 
 
-def _numbers_fit(inputs, kind):
-    """True if every Python number in ``inputs`` leaves a tensor of this dtype kind unpromoted."""
+_NO_INTS = (1, 0)  # bool tensors: an int promotes them
+
+
+def _numbers_fit(inputs, dtype):
+    """True if every Python number in ``inputs`` leaves a tensor of this NumPy dtype unpromoted, and is computed
+    with as it is (an int within the dtype's range)."""
+    kind = dtype.kind
     for x in inputs:
         number_type = type(x)
         if number_type is float:
             fits = kind in "fc"
         elif number_type is int:
-            fits = kind != "b"
+            low, high = INT_RANGES.get(dtype, _NO_INTS)
+            fits = low <= x <= high
         elif number_type is complex:
             fits = kind == "c"
         else:

@@ -18,6 +18,7 @@ from ndgrad.ops._checks import (
     kind_checked,
     no_complex,
     no_complex_kernel,
+    number_operand,
     promoted_with,
     refuse_bool,
     require_kind,
@@ -604,7 +605,8 @@ def rsub(input, other, *, alpha=1):
         alpha = checked_alpha(input, other, alpha)
     if is_tensor(other):
         return Rsub.apply(input, other, alpha=alpha)
-    return RsubScalar.apply(promoted_with(input, other), y=other, alpha=alpha)
+    input = promoted_with(input, other)
+    return RsubScalar.apply(input, y=number_operand(other, input), alpha=alpha)
 
 
 def _check_sub(input, other):
@@ -695,7 +697,8 @@ def remainder(input, other):
     check_zero_division(input, other)
     if is_tensor(other):
         return Remainder.apply(first_as_tensor(input, other), other)
-    return RemainderScalar.apply(promoted_with(input, other), y=other)
+    input = promoted_with(input, other)
+    return RemainderScalar.apply(input, y=number_operand(other, input))
 
 
 @parses("fmod(Tensor input, Tensor other, *, Tensor out=None)",
@@ -707,7 +710,8 @@ def fmod(input, other):
     check_zero_division(input, other)
     if is_tensor(other):
         return Fmod.apply(input, other)
-    return FmodScalar.apply(promoted_with(input, other), y=other)
+    input = promoted_with(input, other)
+    return FmodScalar.apply(input, y=number_operand(other, input))
 
 
 @parses("pow(Tensor input, Tensor exponent, *, Tensor out=None)",
@@ -717,7 +721,8 @@ def pow(input, exponent):
     """input ** exponent, for a tensor or number on either side (see torch.pow)."""
     if not is_tensor(input):
         refuse_bool(input, exponent, "pow")
-        return PowScalarBase.apply(promoted_with(exponent, input), base=input)
+        exponent = promoted_with(exponent, input)
+        return PowScalarBase.apply(exponent, base=number_operand(input, exponent))
     if is_tensor(exponent):
         refuse_bool(input, exponent, "pow")
         return PowTensor.apply(input, exponent)
@@ -832,13 +837,13 @@ def _div_(self, other, rounding_mode):
 
 def _remainder_(self, other, tensor_op, number_op, kernel):
     other = operand_or_raise(other)
+    check_castable(self, other)  # first, as PyTorch's in-place forms check the result dtype before the kernel's
     refuse_bool(self, other, kernel)
     no_complex_kernel(kernel, self, other)
     check_zero_division(self, other)
-    check_castable(self, other)
     if is_tensor(other) or number_op is None:  # floor_divide has one overload: a number is an input
         return tensor_op.apply_(self, other)
-    return number_op.apply_(self, y=other)
+    return number_op.apply_(self, y=number_operand(other, self))
 
 
 def _pow_(self, exponent):

@@ -4,7 +4,8 @@ where, maximum/minimum and fmax/fmin, whose gradients follow PyTorch's conventio
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, get_default_dtype, result_type, uint8
 from ndgrad._warnings import warn
-from ndgrad.ops._broadcast import broadcast_shape
+from ndgrad.autograd.grad_mode import no_grad
+from ndgrad.ops._broadcast import broadcast_error, broadcast_shape
 from ndgrad.ops._checks import (
     as_tensor,
     check_castable,
@@ -440,6 +441,9 @@ def _integral(kernel, *operands):
     """Bitwise ops have integer and bool kernels only; a shift has no bool kernel either."""
     dtype = result_type(operands)
     if dtype._category > 1 or (dtype is bool_ and "shift" in kernel):
+        shapes = [x.shape for x in operands if is_tensor(x)]
+        if len(shapes) == 2 and broadcast_error(*shapes) is not None:  # PyTorch checks the shapes first
+            raise broadcast_error(*shapes)
         raise NotImplementedError(f"\"{kernel}_cpu\" not implemented for '{dtype.title}'")
 
 
@@ -562,8 +566,13 @@ def _operator(function, other):
     return NotImplemented if other is None else function(other)
 
 
-def _logical_(cls, function, self, other):
-    return cls.apply_(self, other)
+def _logical_(cls, self, *other):
+    """PyTorch's logical in-place ops run outside autograd: they write even a leaf that requires grad, and record
+    nothing."""
+    if self._requires_grad:
+        with no_grad():
+            return cls.apply_(self, *other)
+    return cls.apply_(self, *other)
 
 
 def _bitwise_(cls, kernel, self, *other):
@@ -649,15 +658,15 @@ class ComparisonMethods:
         return logical_not(self)
     @parses_method("logical_and_(Tensor other)")
     def logical_and_(self, other):
-        return _logical_(LogicalAnd, "logical_and", self, other)
+        return _logical_(LogicalAnd, self, other)
     @parses_method("logical_or_(Tensor other)")
     def logical_or_(self, other):
-        return _logical_(LogicalOr, "logical_or", self, other)
+        return _logical_(LogicalOr, self, other)
     @parses_method("logical_xor_(Tensor other)")
     def logical_xor_(self, other):
-        return _logical_(LogicalXor, "logical_xor", self, other)
+        return _logical_(LogicalXor, self, other)
     def logical_not_(self):
-        return LogicalNot.apply_(self)
+        return _logical_(LogicalNot, self)
     bitwise_and = tensor_method(bitwise_and)
     bitwise_or = tensor_method(bitwise_or)
     bitwise_xor = tensor_method(bitwise_xor)
@@ -708,16 +717,6 @@ class ComparisonMethods:
         if self.dtype._category > 1:
             raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
         return bitwise_not(self)
-    def __iand__(self, other):
-        return self.bitwise_and_(other)
-    def __ior__(self, other):
-        return self.bitwise_or_(other)
-    def __ixor__(self, other):
-        return self.bitwise_xor_(other)
-    def __ilshift__(self, other):
-        return self.bitwise_left_shift_(other)
-    def __irshift__(self, other):
-        return self.bitwise_right_shift_(other)
     @parses_method("where(Tensor condition, Tensor other)",
                    "where(Tensor condition, Scalar other)")
     def where(self, condition, other):

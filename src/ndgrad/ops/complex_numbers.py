@@ -359,7 +359,7 @@ class ComplexMethods:
 
     @real.setter
     def real(self, value):
-        real(self).copy_(value)
+        _assign(real(self), value)
 
     @property
     def imag(self):
@@ -367,5 +367,12 @@ class ComplexMethods:
 
     @imag.setter
     def imag(self, value):
-        imag(self).copy_(value)
+        _assign(imag(self), value)
+
+
+def _assign(part, value):
+    """``x.real = value``: a number or tensor copied into the part, else PyTorch's setitem refusal of the value."""
+    from ndgrad.ops.indexing import value_tensor
+
+    part.copy_(value if hasattr(value, "_data") else value_tensor(value, part))
 

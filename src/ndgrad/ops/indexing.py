@@ -3,11 +3,12 @@ keyword parameters, never inputs: no gradient, no promotion. Re-exports ndgrad.o
 
 import numpy as np
 
-from ndgrad._argument_parser import parses, parses_method, tensor_method
+from ndgrad._argument_parser import parses, parses_method, tensor_method, type_name
 from ndgrad._device import namespace_of, to_device
 from ndgrad._dtype import bool_, real_scalar, uint8
+from ndgrad._warnings import warn
 from ndgrad.ops._broadcast import broadcast_error, broadcast_shape
-from ndgrad.ops._op import INDEXING, Op
+from ndgrad.ops._op import INDEXING, Op, repeats_elements
 from ndgrad.ops.gather_scatter import _check_bounds, _run, _zeros
 from ndgrad.ops.shape import Alias, Select, Slice, Unsqueeze, expanded_shape, keeps_whole_dim
 
@@ -238,43 +239,67 @@ class Copy(Op):
 
 
 # ---- reading an index as PyTorch does --------------------------------------------------------------------------
+_NON_TUPLE_SEQUENCE = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; use "
+    "x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, x[ndgrad.tensor(seq)], "
+    "which will result either in an error or a different result"
+)
+_ZERO_DIM_INDEX = (
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim "
+    "tensor to a number"
+)
+_LONG_RANGE = (-(1 << 63), 1 << 63)
+
+
 def _items(index):
-    """The index as a tuple of items: a list holding sequences, slices, None or ... counts as a tuple (as in torch)."""
+    """The index as a tuple of items: a list holding sequences, slices, None or ... counts as a tuple (as in torch,
+    which warns that this will change)."""
     from ndgrad._tensor import Tensor
 
     if isinstance(index, tuple):
         return index
-    if isinstance(index, list) and len(index) < 32 and any(
-        isinstance(item, (Tensor, np.ndarray, list, tuple, slice)) or item is None or item is Ellipsis
+    if isinstance(index, (list, str)) and len(index) < 32 and any(  # a str is a sequence of sequences too
+        isinstance(item, (Tensor, np.ndarray, list, tuple, slice, str, bytes)) or item is None or item is Ellipsis
         for item in index
     ):
+        warn(_NON_TUPLE_SEQUENCE)
         return tuple(index)
     return (index,)
 
 
 def _as_index(item, like):
-    """Lists and NumPy arrays become tensors on ``like``'s device; NumPy integers become ints."""
-    from ndgrad._creation import tensor
+    """An index item as the loop in _parse takes it: sequences and NumPy arrays become index tensors on ``like``'s
+    device (bool or uint8 masks stay masks, anything else becomes int64, as PyTorch's indexing_tensor_from_data
+    makes them: ``x[[0.0, 1.0]]`` picks rows 0 and 1); NumPy integers become ints."""
     from ndgrad._tensor import Tensor
 
+    if isinstance(item, (str, bytes)):  # a sequence PyTorch tries to make a tensor of
+        raise TypeError(f"new(): invalid data type '{type(item).__name__}'")
     if isinstance(item, np.integer):
         return int(item)
-    if isinstance(item, np.ndarray):
-        return tensor(item, device=like.device)
-    if isinstance(item, (list, tuple)):
-        return tensor(item, device=like.device) if len(item) else tensor(item, dtype=np.int64, device=like.device)
-    if isinstance(item, str):  # a sequence to PyTorch, which makes a tensor of it: that refuses a str
-        return tensor(item, device=like.device)
+    if isinstance(item, (np.ndarray, list, tuple)):
+        return _index_tensor(item, like)
     if item is None or item is Ellipsis or isinstance(item, (int, slice, Tensor)):
         return item
     raise IndexError(
         "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices "
-        f"(got {type(item).__name__})"
+        f"(got {type_name(item)})"
     )
 
 
+def _index_tensor(data, like):
+    from ndgrad._creation import tensor
+    from ndgrad._dtype import int64
+
+    try:
+        inferred = tensor(data, device=like.device)
+        return inferred if inferred.dtype in (bool_, uint8) else tensor(data, dtype=int64, device=like.device)
+    except OverflowError:  # an int beyond 64 bits
+        raise ValueError("Overflow when unpacking long long") from None
+
+
 def _consumed(item):
-    """How many of the tensor's dims an index item uses up."""
+    """How many of the tensor's dims an index item uses up (a list or any other object counts one, as in torch)."""
     if item is None or item is Ellipsis or type(item) is bool:
         return 0
     if hasattr(item, "_data") and item.dtype in (bool_, uint8):
@@ -286,20 +311,39 @@ def _is_mask(item):
     return item.dtype in (bool_, uint8)
 
 
+def _is_long(item):
+    return isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_))
+
+
+def _zero_dim_refusal(input, index):
+    """PyTorch's errors for an int or a slice alone indexing a 0-d tensor (its shortcut, before the index tuple)."""
+    if input._data.ndim:
+        return None
+    if _is_long(index):
+        return IndexError(_ZERO_DIM_INDEX if index == 0 else f"index {index} is out of bounds for dimension 0 with "
+                          "size 0")
+    if isinstance(index, slice):
+        return IndexError("slice() cannot be applied to a 0-dim tensor.")
+    return None
+
+
 def _parse(input, index, reading=True):
     """Apply the basic items (ints, slices, None, ...) as views, as PyTorch does first; return that view (input
     itself if no item changes it) and the index array (or None) per leading dim of it that advanced indexing then
-    uses, or None if there is none. ``reading``: for getitem, where PyTorch always records a lone slice x[a:b]."""
+    uses, or None if there is none. ``reading``: for getitem, where PyTorch always records a lone slice x[a:b].
+
+    The items are read as PyTorch's applySlicing reads them: the number of dims they use up is checked first, each
+    Ellipsis skips the dims left unnamed, and an error names the item's position in the index."""
     lone_slice = reading and isinstance(index, slice)  # else whole-dim slices are skipped
-    items = [_as_index(item, input) for item in _items(index)]
-    consumed = sum(_consumed(item) for item in items)
-    if consumed > input.ndim:
+    items = _items(index)
+    specified = sum(_consumed(item) for item in items)
+    if specified > input.ndim:
         raise IndexError(f"too many indices for tensor of dimension {input.ndim}")
     result, dim, indices = input, 0, {}
-    for item in items:
+    for position, item in enumerate(items):
+        item = _as_index(item, input)
         if item is Ellipsis:
-            dim += input.ndim - consumed
-            consumed = input.ndim  # a second Ellipsis adds nothing
+            dim += input.ndim - specified
         elif item is None:
             result = Unsqueeze.apply(result, dim=dim)
             dim += 1
@@ -310,15 +354,18 @@ def _parse(input, index, reading=True):
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "_data") and item.ndim == 0 and item.dtype._category == 1):
             item = int(item)
-            size = result.shape[dim]
+            if not _LONG_RANGE[0] <= item < _LONG_RANGE[1]:
+                raise ValueError("Overflow when unpacking long long")
+            size = result.shape[dim] if dim < result.ndim else 0
             if not -size <= item < size:
-                raise IndexError(f"index {item} is out of bounds for dimension {dim} with size {size}")
+                raise IndexError(f"index {item} is out of bounds for dimension {position} with size {size}")
             result = Select.apply(result, dim=dim, index=item % size)
         elif isinstance(item, slice):
-            if item.step is not None and item.step <= 0:
+            size = result.shape[dim] if dim < result.ndim else 0
+            start, stop, step = item.indices(size)  # Python's errors for a zero step or a non-integer bound
+            if step <= 0:
                 raise ValueError("step must be greater than zero")
-            if lone_slice or not keeps_whole_dim(item, result.shape[dim]):
-                start, stop, step = item.indices(result.shape[dim])
+            if lone_slice or not keeps_whole_dim(item, size):
                 result = Slice.apply(result, dim=dim, start=start, stop=stop, step=step)
             dim += 1
         elif _is_mask(item):
@@ -390,6 +437,9 @@ def getitem(input, index):
     """Indexing with tensors, lists, masks or bools, after the basic items (see torch.Tensor.__getitem__)."""
     if index is True:
         return Unsqueeze.apply(input, dim=0)  # PyTorch's shortcut: x[True] is x[None]
+    refusal = _zero_dim_refusal(input, index)
+    if refusal is not None:
+        raise refusal
     result, indices = _parse(input, index)
     if indices is None:
         return Alias.apply(input) if result is input else result  # x[...], x[:, :]: a new view object
@@ -402,31 +452,77 @@ def setitem(input, index, value):
 
     number = not isinstance(value, Tensor)
     if number:
-        value = _value_tensor(value, input)
-    result, indices = _parse(input, index, reading=False)  # input itself where the index keeps all of it
-    if indices is None and value.ndim == 0 and result.shape != value.shape and (number or value.device.type == "cpu"):
-        result.fill_(value)  # as PyTorch: a number fills, a 0-d cpu tensor too unless it has the same shape
-        return
-    if value.ndim:  # leading size-1 dims of the value are dropped, as PyTorch does
-        kept = next((i for i, size in enumerate(value.shape) if size != 1), value.ndim)
-        value = value.reshape(value.shape[kept:]) if kept else value
+        value = value_tensor(value, input)  # first, as PyTorch converts the value before reading the index
+    refusal = _zero_dim_refusal(input, index)
+    if refusal is not None:
+        raise refusal
+    items = _items(index)
+    if any(isinstance(item, (Tensor, list, np.ndarray)) or type(item) is bool for item in items):
+        # index_put_ (of an index that may be advanced) refuses indices or values sharing the written memory
+        for operand in (*items, value):
+            if isinstance(operand, Tensor) and type(operand._data) is type(input._data) and namespace_of(
+                    input._data).may_share_memory(operand._data, input._data):
+                raise _overlap_error()
+    result, indices = _parse(input, items, reading=False)  # input itself where the index keeps all of it
     if indices is None:
-        result.copy_(value)
+        _copy_to(result, value, number)
     else:
+        value = _without_leading_ones(value)
         _index_put_checked(result, indices, value)
         IndexPut.apply_(result, value, indices=indices, accumulate=False)
 
 
-def _value_tensor(value, like):
+def _copy_to(target, value, number):
+    """PyTorch's copy into an indexed view: as is where the shapes agree; a number or 0-d cpu tensor fills; else the
+    value, without its leading size-1 dims, is expanded to the view's shape (with expand's errors)."""
+    if value.shape == target.shape:
+        target.copy_(value)
+    elif value.ndim == 0 and (number or value.device.type == "cpu"):
+        target.fill_(value)
+    else:
+        target.copy_(_without_leading_ones(value).expand(target.shape))
+
+
+def _without_leading_ones(value):
+    kept = next((i for i, size in enumerate(value.shape) if size != 1), value.ndim)
+    return value.reshape(value.shape[kept:]) if kept else value
+
+
+def _overlap_error():
+    return RuntimeError(
+        "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory "
+        "location. Please clone() the tensor before performing the operation."
+    )
+
+
+def _wrapped_number(value, like):
+    """A number copied into ``like`` (``x.copy_(300)``) as PyTorch wraps it: a 0-d tensor of 64 bits (int64, float64
+    or complex128), then cast as C casts (a uint8 tensor takes 300 as 44)."""
+    from ndgrad._creation import tensor
+    from ndgrad._dtype import check_int, complex128, float64, int64, wrapped_int
+
+    if isinstance(value, (bool, np.bool_)):
+        return tensor(value, dtype=bool_, device=like.device)
+    if isinstance(value, (int, np.integer)):
+        check_int(int(value))
+        return tensor(wrapped_int(int(value), int64), dtype=int64, device=like.device)
+    return tensor(value, dtype=complex128 if isinstance(value, (complex, np.complexfloating)) else float64,
+                  device=like.device)
+
+
+def value_tensor(value, like):
+    """A number written into ``like`` (``x[0] = 1.5``, ``x.real = 2``), as a 0-d tensor of its dtype: an int must fit
+    64 bits, and the number ``like``'s dtype (a checked conversion, as fill_'s); PyTorch's TypeError for any other
+    value (a list, a NumPy array, a NumPy float32)."""
     from ndgrad._creation import tensor
 
-    if type(value) in (bool, int, float, complex):  # a Scalar, checked as PyTorch writes one into like's dtype
-        if type(value) is int and not -(2**63) <= value < 2**63:
+    if isinstance(value, (int, np.integer)):
+        if not _LONG_RANGE[0] <= value < _LONG_RANGE[1]:
             raise ValueError("Overflow when unpacking long long")
-        return tensor(real_scalar(value, like.dtype), dtype=like.dtype, device=like.device)
-    if isinstance(value, (np.ndarray, np.generic)):
-        return tensor(value, dtype=like.dtype, device=like.device)
-    raise TypeError(f"can't assign a {type(value).__name__} to a {like.type()}")
+        value = int(value)
+    elif not isinstance(value, (float, complex)):  # np.float64 is a float; np.float32 is not, and PyTorch refuses it
+        raise TypeError(f"can't assign a {type_name(value)} to a {like.type()}")
+    return tensor(real_scalar(value, like.dtype), dtype=like.dtype, device=like.device)
 
 
 def _index_put_checked(input, indices, values):
@@ -499,6 +595,9 @@ def _masked_fill(input, mask, value, inplace):
     _check_mask(mask, "masked_fill_ only supports boolean masks, but got mask with dtype "
                 f"{_MASK_DTYPE_NAMES.get(mask.dtype.name, mask.dtype.name)}")
     broadcast_shape(input.shape, mask.shape) if inplace else broadcast_shape(mask.shape, input.shape)
+    if inplace and repeats_elements(input._data):
+        warn("Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before performing this "
+             "operation. This also applies to advanced indexing e.g. tensor[mask] = scalar")
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -586,9 +685,7 @@ def copy_(input, other, non_blocking=False):
     """Write other's values, broadcast and cast, into input (see torch.Tensor.copy_)."""
     from ndgrad._tensor import Tensor
 
-    src = other
-    if not isinstance(src, Tensor):
-        src = _value_tensor(src, input)
+    src = other if isinstance(other, Tensor) else _wrapped_number(other, input)
     error = broadcast_error(input.shape, src.shape)
     if error is not None or src.ndim > input.ndim and any(s != 1 for s in src.shape[: src.ndim - input.ndim]):
         raise error or RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
@@ -607,6 +704,8 @@ class IndexingMethods:
 
     def __setitem__(self, index, value):
         setitem(self, index, value)
+    def __delitem__(self, index):
+        raise TypeError("Tensor does not support deleting items")
     copy_ = tensor_method(copy_, "copy_(Tensor other, bool non_blocking=False)",
                           "copy_(Tensor other, bool async=False)|deprecated")
     @parses_method("index_put(Tensor?[] indices, Tensor values, bool accumulate=False)")

@@ -380,14 +380,22 @@ def trace(input):
     return Trace.apply(input)
 
 
-def _check_addmm(input, mat1, mat2):
+def _check_addmm(input, mat1, mat2, inplace=False):
     _check(mat1.ndim == 2, "mat1 must be a matrix, got " + f"{mat1.ndim}-D tensor")
     _check(mat2.ndim == 2, "mat2 must be a matrix, got " + f"{mat2.ndim}-D tensor")
     _check_addmm_dtypes(input, mat1, mat2)
     _check(mat1.shape[1] == mat2.shape[0], f"mat1 and mat2 shapes cannot be multiplied ({mat1.shape[0]}x"
            f"{mat1.shape[1]} and {mat2.shape[0]}x{mat2.shape[1]})")
     expanded_shape(input, (mat1.shape[0], mat2.shape[1]))
+    if inplace:
+        _check_written_shape(input, (mat1.shape[0], mat2.shape[1]))
     no_bool_kernel("addmm_impl_cpu_", input)
+
+
+def _check_written_shape(input, shape):
+    """An in-place product writes a result of its own shape: PyTorch's refusal of another shape of self."""
+    _check(tuple(input.shape) == tuple(shape), f"Bad in-place call: input tensor size {list(input.shape)} and output "
+           f"tensor size {list(shape)} should match")
 
 
 @parses("addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor out=None)",
@@ -430,8 +438,11 @@ def _check_batches(batch1, batch2):
            f"but got: [{batch2.shape[0]}, {batch2.shape[1]}].")
 
 
-def _check_baddbmm(input, batch1, batch2):
-    expanded_shape(input, (_size(batch1, 0), _size(batch1, 1), _size(batch2, 2)))
+def _check_baddbmm(input, batch1, batch2, inplace=False):
+    shape = (_size(batch1, 0), _size(batch1, 1), _size(batch2, 2))
+    expanded_shape(input, shape)
+    if inplace:
+        _check_written_shape(input, shape)
     _check(input.dtype is batch1.dtype, f"Input dtypes must be the same, got: input {input.dtype.cpp_name}, batch1: "
            f"{batch1.dtype.cpp_name}, batch2: {batch2.dtype.cpp_name}")
     _check_batches(batch1, batch2)
@@ -731,7 +742,7 @@ class ProductsMethods:
                    "addmm_(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated",
                    "addmm_(Scalar beta, Tensor mat1, Tensor mat2)|deprecated")
     def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
-        _check_addmm(self, mat1, mat2)
+        _check_addmm(self, mat1, mat2, inplace=True)
         return Addmm.apply_(self, mat1, mat2, beta=beta, alpha=alpha)
     @parses_method("addmv_(Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1)",
                    "addmv_(Scalar beta, Scalar alpha, Tensor mat, Tensor vec)|deprecated",
@@ -749,7 +760,7 @@ class ProductsMethods:
                    "baddbmm_(Scalar beta, Scalar alpha, Tensor batch1, Tensor batch2)|deprecated",
                    "baddbmm_(Scalar beta, Tensor batch1, Tensor batch2)|deprecated")
     def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
-        _check_baddbmm(self, batch1, batch2)
+        _check_baddbmm(self, batch1, batch2, inplace=True)
         return Baddbmm.apply_(self, batch1, batch2, beta=beta, alpha=alpha)
     cross = tensor_method(cross)
     matrix_power = tensor_method(matrix_power)

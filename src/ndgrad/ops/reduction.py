@@ -8,6 +8,7 @@ import math
 from ndgrad._argument_parser import parses, python_method, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
+from ndgrad.ops._broadcast import sum_to_size
 from ndgrad.ops._checks import no_complex
 from ndgrad.ops._linalg_base import check_floating, check_norm_dtype, check_norm_order, scalar_text
 from ndgrad.ops._op import REDUCTION, Op
@@ -685,6 +686,7 @@ class ReductionMethods:
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     sum = tensor_method(sum)
+    sum_to_size = tensor_method(sum_to_size, "sum_to_size(SymInt[] size)")
     mean = tensor_method(mean)
     prod = tensor_method(prod)
     var = tensor_method(var)

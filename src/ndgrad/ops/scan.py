@@ -5,7 +5,7 @@ import numpy as np
 
 from ndgrad import return_types
 from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad._dtype import int64
+from ndgrad._dtype import bool_, int64
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import SCAN, Op
 from ndgrad.ops.comparison import where
@@ -275,6 +275,16 @@ def reversed_cumsum(input, dim):
 
 
 # ---- the functions users call --------------------------------------------------------------------------------
+def _scan_(cls, self, dim, dtype):
+    """cumsum_ and cumprod_ accumulate in self's own dtype (a uint8 sum wraps), which has no bool kernel."""
+    if dtype is not None and dtype is not self.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {self.dtype.cpp_name} and output tensor dtype "
+                           f"{dtype.cpp_name} should match")
+    if self.dtype is bool_:
+        raise NotImplementedError(f"\"{cls.name}_out_cpu\" not implemented for 'Bool'")
+    return cls.apply_(self, dim=wrap_dim(dim, self.ndim), dtype=self._data.dtype)
+
+
 def _accumulation_dtype(input, dtype):
     if dtype is not None:
         return dtype.numpy
@@ -335,8 +345,8 @@ class ScanMethods:
     logcumsumexp = tensor_method(logcumsumexp)
     @parses_method("cumsum_(int dim, *, ScalarType? dtype=None)")
     def cumsum_(self, dim, *, dtype=None):
-        return Cumsum.apply_(self, dim=wrap_dim(dim, self.ndim), dtype=_accumulation_dtype(self, dtype))
+        return _scan_(Cumsum, self, dim, dtype)
     @parses_method("cumprod_(int dim, *, ScalarType? dtype=None)")
     def cumprod_(self, dim, *, dtype=None):
-        return Cumprod.apply_(self, dim=wrap_dim(dim, self.ndim), dtype=_accumulation_dtype(self, dtype))
+        return _scan_(Cumprod, self, dim, dtype)
 

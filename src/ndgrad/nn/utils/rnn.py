@@ -199,10 +199,11 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
     for index, item in enumerate(sequences):
         length = item.shape[0]
         start = longest - length if padding_side == "left" else 0
+        # copy_ into the window, as PyTorch's kernel does (with copy_'s broadcasting errors, not setitem's)
         if batch_first:
-            padded[index, start : start + length] = item
+            padded[index, start : start + length].copy_(item)
         else:
-            padded[start : start + length, index] = item
+            padded[start : start + length, index].copy_(item)
     return padded
 
 
