@@ -293,11 +293,6 @@ def _overflow(spelled):
     return RuntimeError(f"value cannot be converted to type {spelled} without overflow")
 
 
-def _overflow(d):
-    return RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[d.name]} without overflow")
-
-
-_LARGEST = {d: float(np.finfo(d.numpy).max) for d in (float16, float32, float64)}
 
 
 def legacy_type_name(d, device_type="cpu"):

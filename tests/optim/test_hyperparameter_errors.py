@@ -21,11 +21,8 @@ BASES = {
 }
 # each one in a param group: most pass the constructor's range checks, so the step is where torch fails
 WRONG = ["'lr'", "None", "10 ** 25", "-(10 ** 24)", "1.5j", "lib.ones(3, 2)", "lib.tensor([0.5])"]
-# ASGD's state starts with as_tensor(lr, dtype=...), whose words for a str or None are the tensor constructor's
-CONSTRUCTOR_WORDS = pytest.mark.xfail(reason="as_tensor(str or None, dtype=...) is not torch's error yet", strict=True)
 CASES = [
-    pytest.param(name, key, wrong, marks=[CONSTRUCTOR_WORDS] if (name, key, wrong) in {
-        ("ASGD", "lr", "'lr'"), ("ASGD", "lr", "None")} else [])
+    (name, key, wrong)
     for name, options in BASES.items() for key in options for wrong in WRONG
 ]
 

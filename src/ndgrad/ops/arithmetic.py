@@ -8,7 +8,7 @@ import cmath
 import math
 
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
-from ndgrad._dtype import bool_, fill_scalar, result_type
+from ndgrad._dtype import bool_, fill_scalar, real_scalar, result_type
 from ndgrad.ops._checks import (
     check_castable,
     check_zero_division,
@@ -733,9 +733,12 @@ def pow(input, exponent):
 
 
 def _check_integer_power(input, exponent):
-    """A negative number exponent of an integer tensor, which PyTorch refuses (a tensor exponent it computes)."""
-    if input.dtype._category < 2 and isinstance(exponent, int) and exponent < 0:
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    """A number exponent of an integer tensor: PyTorch refuses a negative one and one that its dtype cannot hold
+    (``uint8 ** 300``); a tensor exponent it computes."""
+    if input.dtype._category < 2 and isinstance(exponent, int) and not isinstance(exponent, bool):
+        if exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        real_scalar(exponent, input.dtype)
 
 
 @parses("neg(Tensor input, *, Tensor out=None)")
