@@ -111,8 +111,14 @@ def as_tensor(value, dtype, like):
 
 def first_as_tensor(input, other):
     """A number on the left (``div(2, x)``, ``add(1, 2)``) as a tensor of the pair's result dtype, so it stays weak,
-    as PyTorch binds a number given for a Tensor argument."""
-    return input if is_tensor(input) else as_tensor(input, result_type((input, other)), other)
+    as PyTorch binds a number given for a Tensor argument (an int wrapped into an integer dtype: ``-1 << uint8``
+    shifts 255)."""
+    if is_tensor(input):
+        return input
+    dtype = result_type((input, other))
+    if type(input) is int and dtype._category == 1:
+        input = wrapped_int(input, dtype)
+    return as_tensor(input, dtype, other)
 
 
 def checked_alpha(input, other, alpha):
