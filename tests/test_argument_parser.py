@@ -136,6 +136,8 @@ def test_every_method_torch_parses_is_declared():
     "lib.ones(2).sum(0, True, 3, 4)", "lib.ones(2).permute(0, 'x')", "lib.nn.Linear(2.5, 3)",
     "lib.ones(2, 2).reshape(2, lib.tensor(1.0))", "lib.randn(2, generator=1, dtype=3)",
     "lib.eq(lib.ones(2), None)", "lib.where(lib.ones(2) > 0, lib.ones(2), 'x')",
+    "lib.nn.functional.interpolate(lib.ones(1, 1, 4, 4), scale_factor=(2.0, 1j))",
+    "lib.nn.functional.interpolate(lib.ones(1, 1, 4), scale_factor=['a'], mode='linear')",
 ])
 def test_the_boundary_raises_torch_s_error(call):
     def raised(lib):

@@ -291,6 +291,9 @@ class _Overload:
         order in which C++ compilers evaluate a call's arguments)."""
         Tensor = (_bound or _classes())[0]
         for param, value, _ in reversed(bound):
+            if param.kind == "floats" and isinstance(value, (tuple, list)):
+                self._unpack_floats(param, value)
+                continue
             if param.kind != "ints" or not isinstance(value, (tuple, list)):
                 check_fits(param.kind, value)
                 continue
@@ -308,6 +311,13 @@ class _Overload:
                     f"{self.name}(): argument '{param.name}' failed to unpack the object at pos {index + 1} with "
                     f"error \"{error}\""
                 )
+
+    def _unpack_floats(self, param, values):
+        """A float list's elements: anything Python can take as a float (a bool, a 0-d tensor), not a complex."""
+        for index, element in enumerate(values):
+            if isinstance(element, complex) or not hasattr(type(element), "__float__"):
+                raise TypeError(f"{self.name}(): argument '{param.name}' must be {param.type_name}, but found element "
+                                f"of type {type_name(element)} at pos {index + 1}")
 
     def converted(self, args, kwargs, bound):
         """(args, kwargs, shape_only): the call as the function body expects it. Positional ints that stand for an
@@ -384,6 +394,8 @@ def _unpacked(param, value):
         return getattr(ndgrad._dtype, _PYTHON_DTYPES[value])
     if kind in ("int", "float", "scalar", "complex") and isinstance(value, (Tensor, np.generic)):
         return value.item()
+    if kind == "floats" and isinstance(value, (tuple, list)) and not all(type(item) is float for item in value):
+        return tuple(float(item) for item in value)  # as C++'s doubles: ints, bools, 0-d tensors as floats
     if kind == "ints":
         if isinstance(value, (Tensor, np.integer)):
             return int(value)

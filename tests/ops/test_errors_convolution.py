@@ -19,6 +19,11 @@ ERRORS = [
     f"{F}.conv2d(lib.zeros(1, 4, 5, 5), lib.zeros(3, 2, 2, 2))",
     f"{F}.conv2d(lib.zeros(1, 2, 2, 2), lib.zeros(3, 2, 3, 3))",
     f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3), stride=2, padding='same')",
+    f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3), padding='same')",
+    "lib.convolution(lib.zeros(2, 5, 5), lib.zeros(3, 2, 3, 3), None, (1, 1), (0, 0), (1, 1), False, (0, 0), 1)",
+    "lib.convolution(lib.zeros(2, 5), lib.zeros(3, 2, 3), None, (1,), (0,), (1,), True, (0,), 1)",
+    "lib.convolution(lib.zeros(2, 5, dtype=lib.complex64), lib.zeros(3, 2, 3, dtype=lib.complex64), None, (1,), "
+    "(0,), (1,), False, (0,), 1)",
     f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3), padding='foo')",
     f"{F}.conv2d(lib.zeros(1, 4, 5, 5), lib.zeros(3, 2, 3, 3), groups=2)",
     f"{F}.conv2d(lib.zeros(1, 2, 5, 5), lib.zeros(3, 2, 3, 3), lib.zeros(4))",

@@ -51,6 +51,7 @@ ERRORS = [
     f"{F}.interpolate({X3}, scale_factor=0.1)",
     f"{F}.interpolate({X4}, size=(0, 2), mode='bilinear')",
     f"{F}.interpolate({X5}, size=(0, 2, 2), mode='trilinear')",
+    f"{F}.interpolate({X4}, size=10**12)",
     f"{F}.interpolate({X4}, size=2, antialias=True)",
     f"{F}.interpolate({X4}, size=2, mode='cubic')",
     f"{F}.interpolate(lib.zeros(4, 4), size=2)",

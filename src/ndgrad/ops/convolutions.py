@@ -268,15 +268,22 @@ def _batchified(name, nd, input):
     return input.ndim == nd + 1, input.unsqueeze(0) if input.ndim == nd + 1 else input
 
 
+def _check_input_dims(input, weight, space=" "):
+    """torch.convolution and padding='same' take no unbatched input: as many dims as the weight (the latter's
+    message has no space before the weight's size)."""
+    k = weight.ndim
+    if input.ndim != k:
+        raise RuntimeError(f"Expected {k}-dimensional input for {k}-dimensional weight{space}{_size(weight)}, but "
+                           f"got {input.ndim}-dimensional input of size {_size(input)} instead")
+
+
 def _same_padding(input, weight, stride, dilation):
     """padding='same': the (low, high) padding each spatial dim needs for an output of the input's size."""
     k = weight.ndim
     if k <= 2:
         raise RuntimeError("weight should have at least three dimensions")
     nd = k - 2
-    if input.ndim != k:
-        raise RuntimeError(f"Expected {k}-dimensional input for {k}-dimensional weight{_size(weight)}, but got "
-                           f"{input.ndim}-dimensional input of size {_size(input)} instead")
+    _check_input_dims(input, weight, space="")
     stride = (stride,) if isinstance(stride, int) else tuple(stride)
     dilation = (dilation,) if isinstance(dilation, int) else tuple(dilation)
     for name, values in (("stride", stride), ("dilation", dilation)):
@@ -425,6 +432,7 @@ def _conv_transpose(name, nd, input, weight, bias, stride, padding, output_paddi
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
     """The convolution every real conv function calls (see torch.convolution); it has no complex kernels."""
     nd = weight.ndim - 2
+    _check_input_dims(input, weight)
     if input.dtype.is_complex:
         raise NotImplementedError(f"\"{_kernel_name(nd, transposed, dilation)}\" not implemented for "
                                   f"'{input.dtype.title}'")

@@ -11,7 +11,7 @@ import numpy as np
 
 from ndgrad._argument_parser import alias, parses
 from ndgrad._warnings import warn
-from ndgrad.ops._checks import int_list, kernel_scalars
+from ndgrad.ops._checks import check_storage_size, int_list, kernel_scalars
 from ndgrad.ops._op import SHAPE, Op
 from ndgrad.ops._separable import Separable, SparseMatrix, check, selection_matrix
 
@@ -417,6 +417,7 @@ def _upsample(mode, nd, input, output_size, align_corners, scale_factors):
             f"compute_indices_weights_{kernel}"
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
     _check_sizes(input, sizes)
+    check_storage_size((*input.shape[:2], *sizes), input.dtype.itemsize)  # before the matrices, as large as it
     matrices = tuple(matrix(n, o, s, bool(align_corners)) for n, o, s in zip(input.shape[2:], sizes, scales))
     return ops[nd - 1].apply(input, matrices=matrices)
 
