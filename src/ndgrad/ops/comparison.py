@@ -1,6 +1,8 @@
 """Comparisons, logical and bitwise ops (results never require grad), and the selections made by comparing:
 where, maximum/minimum and fmax/fmin, whose gradients follow PyTorch's conventions at ties and NaNs."""
 
+import math
+
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, get_default_dtype, result_type, uint8
 from ndgrad._warnings import warn
@@ -194,6 +196,10 @@ class Where(Op):
 
     @staticmethod
     def forward(xp, x, y, condition):
+        if _is_zero(x) and _is_real_floating(y):  # where(mask, 0, grad): most gradient rules' masks take this form
+            return _kept(y, xp.logical_not(condition))
+        if _is_zero(y) and _is_real_floating(x):
+            return _kept(x, condition)
         return xp.where(condition, x, y)
 
     formula = "grad_self = where(condition, grad, 0); grad_other = where(condition, 0, grad)"
@@ -206,6 +212,23 @@ class Where(Op):
     @staticmethod
     def jvp(ctx, x_t, y_t):
         return Where.apply(0.0 if x_t is None else x_t, 0.0 if y_t is None else y_t, condition=ctx.condition)
+
+
+_UNSIGNED = {2: "uint16", 4: "uint32", 8: "uint64"}  # the same bits as a float of that size
+
+
+def _is_zero(value):
+    return type(value) in (int, float) and value == 0 and math.copysign(1.0, value) > 0  # +0 only: -0. is kept
+
+
+def _is_real_floating(value):
+    return getattr(value, "dtype", None) is not None and value.dtype.kind == "f"
+
+
+def _kept(array, keep):
+    """where(keep, array, 0) for a real floating array, exactly (NaN, infinities and -0. kept, +0. elsewhere), as
+    its bits times the mask: NumPy's where takes a branch per element, several times slower on a mixed mask."""
+    return (array.view(_UNSIGNED[array.dtype.itemsize]) * keep).view(array.dtype)
 
 
 class Maximum(Op):
@@ -512,7 +535,6 @@ def where(condition, input=None, other=None):
 
         return nonzero(condition, as_tuple=True)
     if condition.dtype is uint8:
-
         warn(
             "where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
             "version of PyTorch. Use a boolean condition instead.", UserWarning,
