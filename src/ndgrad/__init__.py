@@ -7,13 +7,10 @@ from ndgrad._creation import (
     ByteTensor,
     DoubleTensor,
     FloatTensor,
-    Generator,
     HalfTensor,
     IntTensor,
     LongTensor,
-    arange,
     as_tensor,
-    default_generator,
     empty,
     empty_like,
     eye,
@@ -21,24 +18,9 @@ from ndgrad._creation import (
     full,
     full_like,
     get_default_device,
-    get_rng_state,
-    initial_seed,
-    linspace,
-    logspace,
-    manual_seed,
-    normal,
     ones,
     ones_like,
-    rand,
-    rand_like,
-    randint,
-    randint_like,
-    randn,
-    randn_like,
-    randperm,
-    seed,
     set_default_device,
-    set_rng_state,
     tensor,
     zeros,
     zeros_like,
@@ -67,6 +49,24 @@ from ndgrad._dtype import (
 )
 from ndgrad._metadata import layout, strided
 from ndgrad._printing import set_printoptions, typename
+from ndgrad._random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
+from ndgrad._ranges import arange, linspace, logspace
 from ndgrad._tensor import Size, Tensor
 from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ndgrad.autograd.explain import explain  # ndgrad's own: why is .grad None?

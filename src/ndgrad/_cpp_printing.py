@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 
+from ndgrad._dtype import type_string
+
 __all__ = ["cpp_printed"]
 
 _LINE = 80  # the line width PyTorch's printer fills
@@ -23,15 +25,7 @@ def cpp_printed(tensor):
     elif values.size:
         text = "\n".join(f"({','.join(str(i + 1) for i in index)},.,.) = \n" + _matrix(values[index], 1)
                          for index in _leading_indices(values.shape[:-2]))
-    return f"{text}[ {_type_name(tensor)}{{{','.join(map(str, values.shape))}}} ]"
-
-
-def _type_name(tensor):
-    from ndgrad._dtype import legacy_type_name
-
-    if tensor.dtype.is_complex or tensor.dtype.name == "bool":  # types with no legacy name: C++'s own
-        return f"CPU{tensor.dtype.title}Type"
-    return legacy_type_name(tensor.dtype)
+    return f"{text}[ {type_string(tensor)}{{{','.join(map(str, values.shape))}}} ]"
 
 
 def _leading_indices(shape):

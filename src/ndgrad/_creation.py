@@ -30,36 +30,13 @@ from ndgrad._factory import (
     set_default_device,
 )
 from ndgrad._from_data import array_from_data, infer_dtype, is_sequence
-from ndgrad._random import (  # noqa: F401 - _RandomState and _stream: the samplers of other modules draw from them
-    Generator,
-    _RandomState,
-    _stream,
-    default_generator,
-    get_rng_state,
-    initial_seed,
-    manual_seed,
-    normal,
-    rand,
-    rand_like,
-    randint,
-    randint_like,
-    randn,
-    randn_like,
-    randperm,
-    seed,
-    set_rng_state,
-)
-from ndgrad._ranges import arange, linspace, logspace
 from ndgrad._tensor import Size, Tensor
 from ndgrad._warnings import warn
 
 __all__ = [
-    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "arange", "linspace", "logspace",
-    "zeros_like", "ones_like", "full_like", "empty_like", "rand_like", "randn_like", "randint_like", "rand", "randn",
-    "randint", "randperm", "normal", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
-    "FloatTensor", "DoubleTensor", "LongTensor",
-    "IntTensor", "BoolTensor", "HalfTensor", "ByteTensor", "Generator", "default_generator", "set_default_device",
-    "get_default_device",
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "zeros_like", "ones_like",
+    "full_like", "empty_like", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "HalfTensor",
+    "ByteTensor", "set_default_device", "get_default_device",
 ]
 
 _NEGATIVE_STRIDES = (

@@ -154,14 +154,6 @@ INT_RANGES.update({d.numpy: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).m
                    if d._category == 1})
 
 
-def check_int(value):
-    """PyTorch reads a Python int as a number into 64 bits (unsigned above 2**63 - 1): beyond, its OverflowError."""
-    if value < _INT64_MIN:
-        raise OverflowError("can't convert negative int to unsigned")
-    if value > _UINT64_MAX:
-        raise OverflowError("int too big to convert")
-
-
 def wrapped_int(value, d):
     """A Python int as a number of integer dtype ``d`` computes (an add, a comparison): modulo 2**bits, as C's cast
     of PyTorch's 64-bit number (``uint8 - 300`` subtracts 212)."""
@@ -175,7 +167,7 @@ def scalar_dtype(value):
     if isinstance(value, bool):
         return bool_
     if isinstance(value, int):
-        check_int(value)
+        check_fits("scalar", value)
         return int64
     if isinstance(value, complex):
         return _Defaults.float.to_complex()
@@ -301,12 +293,9 @@ def legacy_type_name(d, device_type="cpu"):
     return f"{prefix}{d.title}Tensor"
 
 
-def legacy_type_of(name):
-    """(dtype, device type) of a legacy type's name; 'ndgrad.Tensor' is the default dtype's on the cpu."""
-    if name == "ndgrad.Tensor":
-        return _Defaults.float, "cpu"
-    for d in ALL_DTYPES:
-        for device_type in ("cpu", "cuda"):
-            if name == legacy_type_name(d, device_type):
-                return d, device_type
-    raise ValueError(f"invalid type: '{name}'")
+def type_string(tensor):
+    """PyTorch's Tensor::toString() in its messages: ndgrad.LongTensor for the dtypes with a legacy tensor type,
+    CPUBoolType or CPUComplexFloatType for the others."""
+    if tensor.dtype.is_complex or tensor.dtype is bool_:
+        return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
+    return legacy_type_name(tensor.dtype, tensor.device.type)

@@ -7,7 +7,7 @@ import types
 
 import numpy as np
 
-from ndgrad._argument_parser import type_name
+from ndgrad._argument_parser import check_fits, type_name
 from ndgrad._dtype import (
     bool_,
     complex128,
@@ -200,6 +200,5 @@ def _as_integer(value, dtype):
     """A float truncated, anything else by __index__; PyTorch's error where it does not fit ``dtype``."""
     if not isinstance(value, float):
         value = operator.index(value)
-        if not -(2**63) <= value < 2**63:
-            raise ValueError("Overflow when unpacking long long")
+        check_fits("int", value)
     return real_scalar(value, dtype, dtype.name)

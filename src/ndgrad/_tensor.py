@@ -9,7 +9,7 @@ from copy import deepcopy
 import numpy as np
 
 from ndgrad import _dlpack, ops
-from ndgrad._argument_parser import parses_method, type_name
+from ndgrad._argument_parser import check_fits, parses_method, type_name
 from ndgrad._device import device as Device
 from ndgrad._device import parse_to, to_device
 from ndgrad._dtype import (
@@ -624,8 +624,7 @@ def _element(value, dtype):
     if not isinstance(value, (int, float, np.integer, np.floating, np.bool_)):
         raise TypeError(f"must be real number, not {type_name(value)}")
     if isinstance(value, (int, np.integer)) and dtype.kind in "iu":
-        if not -(1 << 63) <= value < 1 << 63:
-            raise ValueError("Overflow when unpacking long long")
+        check_fits("int", value)
         low, high = INT_RANGES[dtype]
         if not (-high if low == 0 else low) <= value <= high:
             raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")

@@ -366,7 +366,7 @@ def _unit_vector(rng, tensor):
 
 def _random_like(output, noncontiguous):
     """Uniform in [-1, 1), from ndgrad's generator as torch.testing.make_tensor draws from torch's."""
-    from ndgrad._creation import rand
+    from ndgrad._random import rand
 
     dtype = output.dtype if output.is_floating_point() or output.is_complex() else None
     shape = tuple(output.shape)

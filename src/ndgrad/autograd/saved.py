@@ -76,8 +76,9 @@ def version_to_save(tensor):
 
 
 def _type_string(tensor):
-    """The tensor's type as PyTorch's message names it: the legacy name (ndgrad.FloatTensor), or the C++ one
-    (CPUComplexFloatType) for the dtypes that have none."""
+    """The tensor's type as PyTorch's version-counter message names it: the CPU's legacy name (ndgrad.FloatTensor)
+    whatever the device, unlike the other messages' ndgrad._dtype.type_string, or the C++ one (CPUComplexFloatType)
+    for the complex dtypes."""
     if tensor.dtype.is_complex:
         return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
     return legacy_type_name(tensor.dtype)

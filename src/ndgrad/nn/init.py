@@ -4,7 +4,7 @@ and returns it. The distributions and bounds are PyTorch's; the random numbers c
 import math
 
 from ndgrad import _creation
-from ndgrad._creation import rand
+from ndgrad._random import rand
 from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.linalg import qr

@@ -12,7 +12,6 @@ from ndgrad._dtype import (
     bool_,
     float32,
     float64,
-    legacy_type_name,
     real_scalar,
     result_type,
     wrapped_int,
@@ -183,14 +182,6 @@ def kernel_scalars(input, *values, compute=None):
             raise RuntimeError(f"value cannot be converted to type {_SCALAR_TYPE_NAMES[compute.name]} without overflow")
         converted.append(value)
     return converted
-
-
-def type_string(tensor):
-    """PyTorch's Tensor::toString() in its messages: ndgrad.LongTensor for the dtypes with a legacy tensor type,
-    CPUBoolType or CPUComplexFloatType for the others."""
-    if tensor.dtype.is_complex or tensor.dtype is bool_:
-        return f"{tensor.device.type.upper()}{tensor.dtype.title}Type"
-    return legacy_type_name(tensor.dtype, tensor.device.type)
 
 
 def int_list(value, n):

@@ -10,8 +10,9 @@ from collections.abc import Iterable
 import numpy as np
 
 from ndgrad._argument_parser import parses
+from ndgrad._dtype import type_string
 from ndgrad._warnings import warn
-from ndgrad.ops._checks import int_list, type_string
+from ndgrad.ops._checks import int_list
 from ndgrad.ops._op import MATMUL, SHAPE, Op
 from ndgrad.ops.complex_numbers import view_as_real
 from ndgrad.ops.shape import Select

@@ -19,7 +19,7 @@ SELU_ALPHA = 1.7580993408473766  # -scale * alpha of SELU: the value a dropped u
 
 def _dropout(input, p, train, inplace, feature=False, alpha=False):
     """Keep each element (or each (sample, channel) plane, for ``feature``) with probability 1 - p."""
-    from ndgrad._creation import _RandomState
+    from ndgrad._random import _RandomState
 
     if not 0 <= p <= 1:  # nan too
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p:g}")

@@ -4,9 +4,9 @@ every index that counts: padding_idx does not); the op reduces the gathered rows
 
 
 from ndgrad._device import namespace_of
-from ndgrad._dtype import bool_, float16, float64, int32, int64
+from ndgrad._dtype import bool_, float16, float64, int32, int64, type_string
 from ndgrad._warnings import warn
-from ndgrad.ops._checks import constant_like, type_string
+from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.gather_scatter import IndexAdd, IndexSelect
 from ndgrad.ops.layers import _zeros, embedding_renorm_

@@ -106,7 +106,7 @@ def _fractional_max_pools(nd, op):
 
     def with_indices(input, kernel_size, output_size=None, output_ratio=None, return_indices=False,
                      _random_samples=None):
-        from ndgrad._creation import rand
+        from ndgrad._random import rand
 
         if output_size is None and output_ratio is None:
             raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")

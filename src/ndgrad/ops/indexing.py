@@ -3,7 +3,7 @@ keyword parameters, never inputs: no gradient, no promotion. Re-exports ndgrad.o
 
 import numpy as np
 
-from ndgrad._argument_parser import parses, parses_method, tensor_method, type_name
+from ndgrad._argument_parser import check_fits, parses, parses_method, tensor_method, type_name
 from ndgrad._device import namespace_of, to_device
 from ndgrad._dtype import bool_, real_scalar, uint8
 from ndgrad._warnings import warn
@@ -70,11 +70,6 @@ class IndexPut(Op):
 
 
 # ---- masks -----------------------------------------------------------------------------------------------------
-def _masked(x, mask, value):
-    """masked_fill inside rules: ``mask`` a bool Tensor or array."""
-    return MaskedFill.apply(x, mask=getattr(mask, "_data", mask), value=value)
-
-
 class MaskedFill(Op):
     """torch.masked_fill with a number ``value``; x and mask broadcast together."""
 
@@ -135,7 +130,7 @@ class MaskedScatter(Op):
         grad_x = MaskedFill.apply(grad, mask=ctx.mask, value=0) if need_x else None
         if not need_source:
             return grad_x, None
-        from ndgrad._creation import arange
+        from ndgrad._ranges import arange
 
         selected = MaskedSelect.apply(grad, mask=ctx.mask)  # source's elements past the selected ones get zero
         positions = arange(selected.shape[0], device=grad.device)._data
@@ -248,7 +243,6 @@ _ZERO_DIM_INDEX = (
     "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a 0-dim "
     "tensor to a number"
 )
-_LONG_RANGE = (-(1 << 63), 1 << 63)
 
 
 def _items(index):
@@ -354,8 +348,7 @@ def _parse(input, index, reading=True):
             dim += 1
         elif isinstance(item, int) or (hasattr(item, "_data") and item.ndim == 0 and item.dtype._category == 1):
             item = int(item)
-            if not _LONG_RANGE[0] <= item < _LONG_RANGE[1]:
-                raise ValueError("Overflow when unpacking long long")
+            check_fits("int", item)
             size = result.shape[dim] if dim < result.ndim else 0
             if not -size <= item < size:
                 raise IndexError(f"index {item} is out of bounds for dimension {position} with size {size}")
@@ -499,12 +492,12 @@ def _wrapped_number(value, like):
     """A number copied into ``like`` (``x.copy_(300)``) as PyTorch wraps it: a 0-d tensor of 64 bits (int64, float64
     or complex128), then cast as C casts (a uint8 tensor takes 300 as 44)."""
     from ndgrad._creation import tensor
-    from ndgrad._dtype import check_int, complex128, float64, int64, wrapped_int
+    from ndgrad._dtype import complex128, float64, int64, wrapped_int
 
     if isinstance(value, (bool, np.bool_)):
         return tensor(value, dtype=bool_, device=like.device)
     if isinstance(value, (int, np.integer)):
-        check_int(int(value))
+        check_fits("scalar", int(value))
         return tensor(wrapped_int(int(value), int64), dtype=int64, device=like.device)
     return tensor(value, dtype=complex128 if isinstance(value, (complex, np.complexfloating)) else float64,
                   device=like.device)
@@ -517,8 +510,7 @@ def value_tensor(value, like):
     from ndgrad._creation import tensor
 
     if isinstance(value, (int, np.integer)):
-        if not _LONG_RANGE[0] <= value < _LONG_RANGE[1]:
-            raise ValueError("Overflow when unpacking long long")
+        check_fits("int", value)
         value = int(value)
     elif not isinstance(value, (float, complex)):  # np.float64 is a float; np.float32 is not, and PyTorch refuses it
         raise TypeError(f"can't assign a {type_name(value)} to a {like.type()}")

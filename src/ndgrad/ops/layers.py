@@ -4,10 +4,10 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._device import namespace_of
-from ndgrad._dtype import can_cast, int64, promote_types
+from ndgrad._dtype import can_cast, int64, promote_types, type_string
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
-from ndgrad.ops._checks import constant_like, type_string, zeros_like_grad
+from ndgrad.ops._checks import constant_like, zeros_like_grad
 from ndgrad.ops._linalg_base import check_kernel
 from ndgrad.ops._op import INDEXING, MATMUL, Op
 from ndgrad.ops.comparison import where

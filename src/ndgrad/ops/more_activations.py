@@ -263,7 +263,7 @@ def prelu(input, weight):
 def _rrelu_noise(input, lower, upper, training, inplace):
     """The slope of each element: 1 where it is positive, else random in [lower, upper] in training, and their mean
     otherwise (which PyTorch computes as leaky_relu, with leaky_relu's checks)."""
-    from ndgrad._creation import _RandomState
+    from ndgrad._random import _RandomState
 
     lower, upper = kernel_scalars(input, lower, upper, compute=float64)
     for bound, value in (("lower", lower), ("upper", upper)):

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from ndgrad._argument_parser import parses, parses_method, tensor_method
+from ndgrad._argument_parser import check_fits, parses, parses_method, tensor_method
 from ndgrad._device import to_device
 from ndgrad._dtype import bool_, float16, float32, float64
 from ndgrad._fpstate import silenced
@@ -96,7 +96,7 @@ class Poisson(Sample):
 
 # ---- drawing ----------------------------------------------------------------------------------------------------
 def _stream(generator):
-    from ndgrad._creation import _stream  # the creation module imports the tensor, which imports the ops
+    from ndgrad._random import _stream  # the random module imports the tensor, which imports the ops
 
     return _stream(generator)
 
@@ -255,8 +255,7 @@ def random_(tensor, *args, generator=None, **kwargs):
 def checked_random_range(low, to, dtype):
     """The inclusive range [from, to - 1] random_(from, to) draws from, after PyTorch's checks, in its order."""
     for bound in (low, to):
-        if not -(2**63) <= bound < 2**63:
-            raise ValueError("Overflow when unpacking long long")
+        check_fits("int", bound)
     if low >= to:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={to}")
     if dtype.is_complex:

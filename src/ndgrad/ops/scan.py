@@ -74,7 +74,7 @@ def _cumprod_backward_with_zeros(grad, x, dim):
 
 def _cumprod_partials(x, dim):
     """d result[j] / d x[k] = prod(x[i] for i <= j, i != k) if j >= k, else 0; k along ``dim``, j along dim + 1."""
-    from ndgrad._creation import arange
+    from ndgrad._ranges import arange
 
     n, ndim = x.shape[dim], x.ndim
     square = [n if axis in (dim, dim + 1) else 1 for axis in range(ndim + 1)]  # axes k (dim) and i or j (dim + 1)

@@ -65,7 +65,7 @@ def _read_index(x_t, indices, dim, keepdim):
 
 def _to_index(grad, indices, shape, dim, keepdim):
     """The gradient of a reduction along ``dim`` that returned ``indices``: all of it goes to those elements."""
-    from ndgrad._creation import arange
+    from ndgrad._ranges import arange
 
     if not shape:
         return grad

@@ -145,7 +145,8 @@ def softmin(input, dim=None, _stacklevel=3, dtype=None):
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """softmax((logits + Gumbel noise) / tau), a differentiable sample of a categorical; ``hard``: the one-hot of its
     largest entry, with the soft sample's gradient (see torch.nn.functional.gumbel_softmax)."""
-    from ndgrad._creation import _RandomState, empty_like, zeros_like
+    from ndgrad._creation import empty_like, zeros_like
+    from ndgrad._random import _RandomState
 
     if eps != 1e-10:
         warn("`eps` parameter is deprecated and has no effect.")

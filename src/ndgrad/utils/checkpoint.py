@@ -263,7 +263,7 @@ def _array_of(saved_item):
 
 # ---- the random state: the recomputation draws the same numbers as the forward did -------------------------------
 def _rng_state():
-    from ndgrad._creation import _RandomState
+    from ndgrad._random import _RandomState
 
     return _RandomState.generator.bit_generator.state
 
@@ -274,7 +274,7 @@ def _rng_restored(state):
     if state is None:
         yield
         return
-    from ndgrad._creation import _RandomState
+    from ndgrad._random import _RandomState
 
     generator = _RandomState.generator
     current, generator.bit_generator.state = generator.bit_generator.state, state

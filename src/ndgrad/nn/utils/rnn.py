@@ -6,8 +6,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ndgrad._creation import arange, as_tensor, full
+from ndgrad._creation import as_tensor, full
 from ndgrad._dtype import float16, float32, float64, int8, int16, int32, int64, uint8
+from ndgrad._ranges import arange
 from ndgrad._tensor import Tensor
 from ndgrad.ops.sorting import sort
 

@@ -10,7 +10,7 @@ from typing import Generic, TypeVar
 import numpy as np
 
 import ndgrad
-from ndgrad._creation import _stream
+from ndgrad._random import _stream
 
 __all__ = [
     "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
