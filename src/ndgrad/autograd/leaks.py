@@ -18,7 +18,6 @@ thread has its own boundary, set by the steps it ran.
 import re
 import threading
 import weakref
-from pathlib import Path
 
 from ndgrad._warnings import warn
 from ndgrad.autograd.graph import _sequence
@@ -27,7 +26,6 @@ from ndgrad.autograd.provenance import Site, capture, site_of
 __all__ = ["set_graph_leak_warning", "is_graph_leak_warning_enabled", "note_optimizer", "note_step", "leak_limit",
            "saved_before_step", "warn_graph_leak", "warn_if_carried", "last_step_site"]
 
-_PACKAGE = str(Path(__file__).resolve().parent.parent)
 _NO_BOUNDARY = -1
 
 

@@ -51,14 +51,15 @@ def capture(depth=2):
     while frame is not None:
         code = frame.f_code
         if code.co_filename not in internal:
-            if not _is_internal(code.co_filename):
+            if not is_internal_file(code.co_filename):
                 return code, frame.f_lasti
         frame = frame.f_back
     return None
 
 
-def _is_internal(filename):
-    """Classify a file once: ndgrad's own files join _INTERNAL, the user's join _EXTERNAL."""
+def is_internal_file(filename):
+    """Whether a frame of this file is ndgrad's, not the user's (the demo's count as the user's). Each file is
+    classified once: ndgrad's own join _INTERNAL, the user's _EXTERNAL."""
     if filename in _EXTERNAL:
         return False
     if filename.startswith(_PACKAGE) and not filename.startswith(_DEMO):
