@@ -13,7 +13,7 @@ import numpy as np
 
 from ndgrad._warnings import warn
 
-__all__ = ["parses", "alias", "parses_method", "tensor_method", "python_method", "type_name", "class_name",
+__all__ = ["parses", "alias", "parses_method", "tensor_method", "type_name", "class_name",
            "check_fits", "Signature", "takes_no_arguments"]
 
 # The schema's type -> the kind the checks below know it by, and the name PyTorch's messages give it.
@@ -675,14 +675,6 @@ def _allocation_error(error):
     from ndgrad._device import allocation_error  # the device module declares its own signatures here
 
     return allocation_error(error) or error
-
-
-def python_method(function, name):
-    """A Tensor method that torch writes in Python (torch/_tensor.py), as a plain function named as torch's, so that
-    Python's own TypeError for a wrong call names ``Tensor.<name>()``."""
-    function.__code__ = function.__code__.replace(co_qualname=f"Tensor.{name}")
-    function.__qualname__ = f"Tensor.{name}"
-    return function
 
 
 def _written(name, result, out):

@@ -5,7 +5,7 @@ The reductions that select elements (max, median, kthvalue, ...) live in ops.sel
 
 import math
 
-from ndgrad._argument_parser import parses, python_method, tensor_method
+from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
 from ndgrad.ops._broadcast import sum_to_size
@@ -694,7 +694,6 @@ class ReductionMethods:
     logsumexp = tensor_method(logsumexp)
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
         return norm(self, p, dim, keepdim, dtype=dtype)
-    norm = python_method(norm, "norm")
     nansum = tensor_method(nansum)
     nanmean = tensor_method(nanmean)
     any = tensor_method(any)

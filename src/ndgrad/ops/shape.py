@@ -6,7 +6,7 @@ Views share memory with their input, as in PyTorch; their vjps are views or sums
 
 import numpy as np
 
-from ndgrad._argument_parser import parses, parses_method, python_method, tensor_method
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import to_device
 from ndgrad._dtype import legacy_type_name
 from ndgrad._warnings import warn
@@ -846,7 +846,6 @@ class ShapeMethods:
         if not sizes:  # Tensor.unflatten's Python, before the parsed method
             raise RuntimeError("unflatten: sizes must be non-empty")
         return _unflatten_method(self, dim, sizes)
-    unflatten = python_method(unflatten, "unflatten")
     def ravel(self):
         return ravel(self)
     diagonal = tensor_method(diagonal)

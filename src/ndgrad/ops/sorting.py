@@ -4,7 +4,7 @@ Only sort and topk values are differentiable: their gradient goes back to the po
 """
 
 from ndgrad import return_types
-from ndgrad._argument_parser import parses, parses_method, python_method, tensor_method
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._checks import no_bool_kernel, no_complex, no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.shape import wrap_dim
@@ -424,10 +424,8 @@ class SortingMethods:
     topk = tensor_method(topk)
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         return unique(self, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
-    unique = python_method(unique, "unique")
     def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
         return unique_consecutive(self, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
-    unique_consecutive = python_method(unique_consecutive, "unique_consecutive")
     @parses_method("nonzero()",
                    "nonzero(*, bool as_tuple)")
     def nonzero(self, *, as_tuple=False):

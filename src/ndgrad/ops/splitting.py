@@ -3,7 +3,7 @@ sliding windows (unfold). Several pieces come from one op and share its node, as
 
 from itertools import accumulate
 
-from ndgrad._argument_parser import parses, parses_method, python_method, tensor_method
+from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._op import SHAPE, Op
 from ndgrad.ops.joining import cat, stack
 from ndgrad.ops.shape import Select, Slice, wrap_dim
@@ -151,20 +151,6 @@ def split(tensor, split_size_or_sections, dim=0):
     """Pieces of ``split_size`` each, or of the given sizes, along ``dim``, as views (see torch.split, whose Python
     this mirrors: it calls the tensor's method)."""
     return tensor.split(split_size_or_sections, dim)
-
-
-def _split_method(self, split_size, dim=0):
-    """Tensor.split's Python: an int (a one-element tensor counts) splits evenly, anything else by sizes."""
-    from ndgrad._tensor import Tensor
-
-    if isinstance(split_size, Tensor):
-        try:
-            split_size = int(split_size)
-        except ValueError:
-            pass
-    if isinstance(split_size, int):
-        return _split(self, split_size, dim)
-    return split_with_sizes(self, split_size, dim)
 
 
 @parses("split(Tensor input, SymInt split_size, int dim=0)",
@@ -341,7 +327,18 @@ class SplittingMethods:
     def unfold(self, dimension, size, step):
         return unfold(self, dimension, size, step)
     unbind = tensor_method(unbind)
-    split = python_method(_split_method, "split")
+    def split(self, split_size, dim=0):
+        """Tensor.split's Python: an int (a one-element tensor counts) splits evenly, anything else by sizes."""
+        from ndgrad._tensor import Tensor
+
+        if isinstance(split_size, Tensor):
+            try:
+                split_size = int(split_size)
+            except ValueError:
+                pass
+        if isinstance(split_size, int):
+            return _split(self, split_size, dim)
+        return split_with_sizes(self, split_size, dim)
     split_with_sizes = tensor_method(split_with_sizes)
     chunk = tensor_method(chunk)
     tensor_split = tensor_method(tensor_split)
