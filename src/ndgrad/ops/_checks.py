@@ -16,7 +16,7 @@ from ndgrad._dtype import (
     result_type,
     wrapped_int,
 )
-from ndgrad.ops._broadcast import broadcast_error
+from ndgrad.ops._broadcast import broadcast_shape
 
 _LARGEST_STORAGE = 2**63 - 1  # bytes: PyTorch sizes memory in int64
 
@@ -89,13 +89,10 @@ def check_storage_size(shape, itemsize):
 
 
 def check_written_shape(self, *others):
-    """PyTorch's refusal of an in-place write whose operands do not broadcast to self's shape."""
+    """PyTorch's refusal of an in-place write whose operands do not broadcast to self's shape (folded from self's, as
+    its TensorIterator does)."""
     shapes = [tuple(self.shape)] + [tuple(x.shape) for x in others if is_tensor(x)]
-    for other in shapes[1:]:
-        error = broadcast_error(shapes[0], other)
-        if error is not None:
-            raise error
-    broadcast = np.broadcast_shapes(*shapes)
+    broadcast = broadcast_shape(*shapes)
     if broadcast != shapes[0]:
         raise RuntimeError(f"output with shape {list(shapes[0])} doesn't match the broadcast shape {list(broadcast)}")
 

@@ -7,7 +7,7 @@ import numpy as np
 from ndgrad._argument_parser import parses
 from ndgrad._device import array_namespace, namespace_of
 from ndgrad._dtype import bool_, int64
-from ndgrad.ops._checks import check_castable, kernel_scalars
+from ndgrad.ops._checks import check_castable, check_written_shape, kernel_scalars
 from ndgrad.ops._loss_base import (
     array_of,
     constant,
@@ -20,7 +20,6 @@ from ndgrad.ops._loss_base import (
 )
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import minimum, where
-from ndgrad.ops.grids import broadcast_tensors
 from ndgrad.ops.layers import pairwise_distance
 
 # the names torch has at top level (torch.X)
@@ -259,9 +258,7 @@ def soft_margin_loss(input, target, reduction=0):
     if input.dtype is bool_:
         raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert "
                            "a mask, use the `~` or `logical_not()` operator instead.")
-    shape = broadcast_tensors(input, target)[0].shape
-    if shape != input.shape:
-        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(shape)}")
+    check_written_shape(input, target)
     check_castable(input, target)
     if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(f"result type Float can't be cast to the desired output type {input.dtype.title}")
