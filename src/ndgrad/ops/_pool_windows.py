@@ -99,8 +99,3 @@ def check_1d(name, input, *arguments):
         check(len(value) == 1, f"{name}() argument '{argument}' should contain one int (got {len(value)})")
         values.append(value[0])
     return values
-
-
-def require_float(input, kernel):
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")

@@ -8,7 +8,7 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import float64, int64, uint8
-from ndgrad.ops._checks import kernel_scalars
+from ndgrad.ops._checks import kernel_scalars, require_kind
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import logical_and, logical_or, where
 from ndgrad.ops.special import erfc, special_functions
@@ -390,12 +390,6 @@ class LogSigmoid(Op):
 
 
 # ---- the functions users call: torch's ops (torch.X, torch._C._nn.X) ----------------------------------------------
-def _floating(input, kernel, kinds="f"):
-    """PyTorch has no integer (nor, for most, complex) kernel for the activations, where NumPy would compute."""
-    if input._data.dtype.kind not in kinds:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
-
-
 def _not_bool(input, message):
     """relu and hardtanh, which PyTorch computes with clamp, refuse bool and complex tensors."""
     kind = input._data.dtype.kind
@@ -451,7 +445,7 @@ def relu6_(input):
 
 
 def _leaky_relu(input, negative_slope, inplace):
-    _floating(input, "leaky_relu_cpu")
+    require_kind(input.dtype, "leaky_relu_cpu", "f")
     (negative_slope,) = kernel_scalars(input, negative_slope)
     if inplace:
         return LeakyReluInPlace.apply_(input, negative_slope=negative_slope)
@@ -469,7 +463,7 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 def _elu(input, alpha, scale, input_scale, inplace, compute=None):
-    _floating(input, "elu_cpu")
+    require_kind(input.dtype, "elu_cpu", "f")
     alpha, scale, input_scale = kernel_scalars(input, alpha, scale, input_scale, compute=compute)
     op = EluInPlace.apply_ if inplace else Elu.apply
     return op(input, alpha=alpha, scale=scale, input_scale=input_scale)
@@ -500,7 +494,7 @@ def _celu(input, alpha, inplace):
     (alpha,) = kernel_scalars(input, alpha, compute=float64)  # PyTorch takes 1 / alpha in double
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    _floating(input, "elu_cpu")
+    require_kind(input.dtype, "elu_cpu", "f")
     op = CeluInPlace.apply_ if inplace else Celu.apply
     return op(input, alpha=alpha, scale=1.0, input_scale=1.0 / alpha)
 
@@ -521,7 +515,7 @@ def gelu(input, *, approximate="none"):
     """x * Phi(x), or its tanh approximation (see torch.nn.functional.gelu)."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
-    _floating(input, "GeluKernelImpl")
+    require_kind(input.dtype, "GeluKernelImpl", "f")
     return Gelu.apply(input, approximate=approximate)
 
 
@@ -530,12 +524,12 @@ def _unary(op, kernel, kinds="f"):
 
     @parses(f"{op.name}(Tensor input, *, Tensor out=None)")
     def out_of_place(input):
-        _floating(input, kernel, kinds)
+        require_kind(input.dtype, kernel, kinds)
         return op.apply(input)
 
     @parses(f"{op.name}_(Tensor input)")
     def in_place(input):
-        _floating(input, kernel, kinds)
+        require_kind(input.dtype, kernel, kinds)
         return op.apply_(input)
 
     out_of_place.__name__ = out_of_place.__qualname__ = op.name
@@ -551,14 +545,14 @@ hardswish, hardswish_ = _unary(Hardswish, "hardswish_cpu")
 
 @parses("softplus(Tensor input, Scalar beta=1, Scalar threshold=20, *, Tensor out=None)")
 def softplus(input, beta=1, threshold=20):
-    _floating(input, "softplus_cpu")
+    require_kind(input.dtype, "softplus_cpu", "f")
     beta, threshold = kernel_scalars(input, beta, threshold)
     return Softplus.apply(input, beta=beta, threshold=threshold)
 
 
 @parses("log_sigmoid(Tensor input, *, Tensor out=None)")
 def logsigmoid(input):
-    _floating(input, "log_sigmoid_cpu")
+    require_kind(input.dtype, "log_sigmoid_cpu", "f")
     return LogSigmoid.apply(input)
 
 

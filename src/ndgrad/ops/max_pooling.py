@@ -8,7 +8,7 @@ import numpy as np
 
 from ndgrad._argument_parser import parses
 from ndgrad._device import namespace_of
-from ndgrad.ops._checks import int_list
+from ndgrad.ops._checks import int_list, require_kind
 from ndgrad.ops._op import REDUCTION, SHAPE, Op
 from ndgrad.ops._pool_windows import (
     adaptive_windows,
@@ -16,7 +16,6 @@ from ndgrad.ops._pool_windows import (
     plane_sizes,
     pool_arguments,
     pool_size,
-    require_float,
 )
 from ndgrad.ops._separable import Gather, Scatter, check
 
@@ -173,7 +172,7 @@ def _sizes_1d(input, kernel_size, stride, padding, dilation, ceil_mode):
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
     """1-D max pooling (see torch.max_pool1d)."""
     kernel, stride, padding, dilation = _sizes_1d(input, kernel_size, stride, padding, dilation, ceil_mode)
-    require_float(input, "max_pool1d_impl")
+    require_kind(input.dtype, "max_pool1d_impl", "f")
     return _max_pool1d_with_indices(input, kernel, stride, padding, dilation, ceil_mode)[0]
 
 
@@ -283,7 +282,7 @@ def _fractional_max_pool(op, nd, input, kernel_size, output_size, samples):
     for size, o, k, dim in zip(input.shape[-nd:], out, kernel, names):
         fits = o + k - 1 < size if nd == 3 else o + k - 1 <= size  # NOTE: torch's 3-d check is strict, its 2-d not
         check(fits, f"{where}: pool {dim} {k} too large relative to input {dim} {size}")
-    require_float(input, f"fractional_max_pool{nd}d_out_frame")
+    require_kind(input.dtype, f"fractional_max_pool{nd}d_out_frame", "f")
     _check_sizes(input.shape[:-nd], out)
     order = (1, 0) if nd == 2 else (0, 1, 2)  # torch's sample for the width comes first in 2-d
     planes = math.prod(input.shape[:-nd])  # extra samples (a larger batch) go unused
@@ -345,7 +344,7 @@ def _adaptive_max_pool(op, nd, input, output_size, kernel):
     _non_empty(name, input)
     check(len(output_size) == nd, f"{name}(): internal error: output_size.size() must be {nd}")
     _check_sizes(input.shape[:-nd], tuple(output_size))
-    require_float(input, kernel)
+    require_kind(input.dtype, kernel, "f")
     return op.apply(input, out_size=tuple(output_size))
 
 
@@ -434,7 +433,7 @@ def _max_unpool(op, nd, input, indices, output_size, stride=None, padding=None):
               f"{list(input.shape)} with dimension {dim} being empty.")
     if nd == 3:
         check(min(stride) > 0, f"strides should be greater than zero, but got stride: {list(stride)}")
-    require_float(input, f"max_unpool{nd}d")
+    require_kind(input.dtype, f"max_unpool{nd}d", "f")
     values = indices._data
     wrong = (values < 0) | (values >= math.prod(output_size))
     check(not wrong.any(), f"Found an invalid max index: {int(values[wrong].reshape(-1)[-1]) if wrong.any() else 0} "

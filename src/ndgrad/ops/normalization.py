@@ -9,7 +9,7 @@ from ndgrad._device import namespace_of
 from ndgrad._dtype import float16, float32
 from ndgrad._fpstate import mean_array
 from ndgrad.autograd.grad_mode import no_grad
-from ndgrad.ops._checks import constant_like
+from ndgrad.ops._checks import constant_like, require_kind
 from ndgrad.ops._op import REDUCTION, Op
 
 __all__ = ["layer_norm", "rms_norm", "batch_norm", "group_norm", "instance_norm"]
@@ -182,12 +182,6 @@ def _group_xhat(ctx, x):
 
 
 # ---- the functions users call: torch's ops ----------------------------------------------------------------------
-def _floating_kernel(x, kernel):
-    """PyTorch's normalisation kernels compute floating-point tensors only, where NumPy would compute any."""
-    if not x.dtype.is_floating_point:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{x.dtype.title}'")
-
-
 def _mixed_dtype(x, weight, bias, stats=()):
     """PyTorch's CPU check, when the first of weight, bias and stats given has another dtype than x ("mixed dtype",
     allowed only for float32 parameters of a float16 x): True where that mixture is allowed."""
@@ -239,7 +233,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_
     """Normalise over the trailing dims ``normalized_shape`` (see torch.layer_norm)."""
     mixed = _mixed_dtype(input, weight, bias)
     axes = _normalized_axes("layer_norm", input, normalized_shape, weight, bias)
-    _floating_kernel(input, "LayerNormKernelImpl")
+    require_kind(input.dtype, "LayerNormKernelImpl", "f")
     weight, bias = _affine_parameters(input, weight, bias, mixed)
     return NativeLayerNorm.apply(input, weight, bias, axes=axes, eps=eps)
 
@@ -276,7 +270,7 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither be None")
-    _floating_kernel(input, "batch_norm")
+    require_kind(input.dtype, "batch_norm", "f")
     stats = (running_mean, running_var)
     weight, bias = _affine_parameters(input, weight, bias, _mixed_dtype(input, weight, bias, stats), stats)
     if input.ndim < 2:  # the statistics are over the dims other than 1
@@ -324,7 +318,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5, cudnn_enable
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
                                f"but got {name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
     mixed = _mixed_dtype(input, weight, bias)
-    _floating_kernel(input, "GroupNormKernelImpl")
+    require_kind(input.dtype, "GroupNormKernelImpl", "f")
     weight, bias = _affine_parameters(input, weight, bias, mixed)
     return NativeGroupNorm.apply(input, weight, bias, num_groups=num_groups, eps=eps)
 

@@ -9,9 +9,9 @@ as torch builds them.
 import numpy as np
 
 from ndgrad._argument_parser import parses
-from ndgrad.ops._checks import int_list
+from ndgrad.ops._checks import int_list, require_kind
 from ndgrad.ops._op import REDUCTION
-from ndgrad.ops._pool_windows import adaptive_windows, check_1d, pool_arguments, require_float
+from ndgrad.ops._pool_windows import adaptive_windows, check_1d, pool_arguments
 from ndgrad.ops._separable import Separable, SparseMatrix, check
 
 __all__ = ["avg_pool1d", "adaptive_avg_pool1d"]
@@ -49,7 +49,7 @@ def _adaptive_avg_pool(op, nd, input, output_size, kernel):
     for dim in range(1, input.ndim):
         check(input.shape[dim] > 0, f"{name}(): Expected input to have non-zero size for non-batch dimensions, but "
               f"input has sizes {list(input.shape)} with dimension {dim} being empty")
-    require_float(input, kernel)
+    require_kind(input.dtype, kernel, "f")
     matrices = tuple(_adaptive_average_matrix(n, o) for n, o in zip(input.shape[-nd:], output_size))
     return op.apply(input, matrices=matrices)
 

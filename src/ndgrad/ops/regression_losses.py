@@ -7,7 +7,7 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import result_type
-from ndgrad.ops._checks import check_castable
+from ndgrad.ops._checks import check_castable, require_kind
 from ndgrad.ops._loss_base import (
     Pointwise,
     get_enum,
@@ -82,18 +82,11 @@ def _slope(d, limit):
 
 
 # ---- the functions users call: torch's ops (torch._C._nn.X, torch.X) -------------------------------------------
-def _floating_kernel(kernel, input, target):
-    """PyTorch computes these losses in the pair's common dtype, which must be floating point (not complex)."""
-    dtype = result_type((input, target))
-    if not dtype.is_floating_point:
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtype.title}'")
-
-
 @parses("mse_loss(Tensor input, Tensor target, int reduction=at::Reduction::Mean, *, Tensor out=None)")
 def mse_loss(input, target, reduction=1):
     """Mean squared error (see torch._C._nn.mse_loss)."""
     input, target = broadcast_tensors(input, target)
-    _floating_kernel("mse_cpu", input, target)
+    require_kind(result_type((input, target)), "mse_cpu", "f")
     return MseLoss.apply(input, target, reduction=reduction_name(reduction))
 
 
@@ -112,7 +105,7 @@ def smooth_l1_loss(input, target, reduction=1, beta=1.0):
     if beta == 0.0:
         return l1_loss(input, target, reduction)
     input, target = broadcast_tensors(input, target)
-    _floating_kernel("smooth_l1_cpu", input, target)
+    require_kind(result_type((input, target)), "smooth_l1_cpu", "f")
     return SmoothL1Loss.apply(input, target, reduction=reduction_name(reduction), beta=beta)
 
 
