@@ -12,7 +12,9 @@ __all__ = ["OperatorMethods"]
 # The bodies of the arithmetic ops, for the operators: what _operand lets through (a Tensor or a Python number)
 # fits their declared overloads, so the argument parser's check, the boundary of a direct call, would only repeat
 # itself on the hottest path there is (every a * b of a model, and of the backward rules written with operators).
-_add, _sub, _rsub, _mul, _div = (op.__wrapped__ for op in (ops.add, ops.sub, ops.rsub, ops.mul, ops.div))
+# For a Tensor on the left, ops.add and ops.mul are their op's apply, which + and * call straight away.
+_sub, _rsub, _div = (op.__wrapped__ for op in (ops.sub, ops.rsub, ops.div))
+_Add, _Mul = ops.arithmetic.Add, ops.arithmetic.Mul
 
 
 class OperatorMethods:
@@ -22,11 +24,11 @@ class OperatorMethods:
 
     def __add__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else _add(self, other)
+        return NotImplemented if other is None else _Add.apply(self, other, alpha=1)
 
     def __radd__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else _add(self, other)
+        return NotImplemented if other is None else _Add.apply(self, other, alpha=1)
 
     def __sub__(self, other):
         other = _operand(other)
@@ -38,11 +40,11 @@ class OperatorMethods:
 
     def __mul__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else _mul(self, other)
+        return NotImplemented if other is None else _Mul.apply(self, other)
 
     def __rmul__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else _mul(self, other)
+        return NotImplemented if other is None else _Mul.apply(self, other)
 
     def __truediv__(self, other):
         other = _operand(other)
@@ -50,7 +52,7 @@ class OperatorMethods:
 
     def __rtruediv__(self, other):
         other = _operand(other)
-        return NotImplemented if other is None else _mul(ops.reciprocal(self), other)
+        return NotImplemented if other is None else _Mul.apply(ops.reciprocal(self), other)
 
     def __floordiv__(self, other):
         other = _operand(other)

@@ -4,27 +4,27 @@ Note [dependency counting]: before running anything, one iterative walk counts, 
 many edges point at it. A node runs only when its count drops to zero, i.e. when every consumer has added its
 share into the node's gradient buffer. No recursion, so graph depth is limited by memory only.
 
+Note [array rules]: a pass that builds no graph (create_graph=False, nearly every backward) carries raw arrays,
+not Tensors: each node's ``_apply_arrays`` runs its op's array rule where it has one (the rule written for Tensors
+otherwise, on the arrays wrapped), fan-in sums are array sums, and a leaf adopts the array it receives. Only
+hooks, and the tools watching the pass, see Tensors. With create_graph=True the gradients are Tensors that record,
+and every node runs its Tensor rule, so the gradients are differentiable again.
+
 Note [hook order]: for each node, as PyTorch: its tensors' hooks, then retain_grad, then (autograd.grad) the
 capture, then the node's pre-hooks, the node, its post-hooks. autograd.grad runs only the nodes that lead to an
 input; the others, and the nodes behind them, never run.
 """
 
-import heapq
 import threading
+from heapq import heapify, heappop, heappush
 
 from ndgrad._dtype import from_numpy_dtype
 from ndgrad._fpstate import restore, silence
-from ndgrad.autograd.anomaly_mode import _AnomalyState, check_nan, evaluating, warn_forward_trace
+from ndgrad.autograd import observers
 from ndgrad.autograd.grad_mode import set_grad_enabled
-from ndgrad.autograd.graph import RETAINING, follow_retained
+from ndgrad.autograd.graph import RETAINING, arrays_of, follow_retained, tensor_of
 from ndgrad.autograd.graph_api import run_post_hooks, run_pre_hooks, run_tensor_hooks
-from ndgrad.autograd.hints import add_backward_hint
-from ndgrad.autograd.leaks import leak_limit, saved_before_step, warn_graph_leak
-from ndgrad.autograd.provenance import BACKWARD
-from ndgrad.autograd.provenance import _State as _Provenance
-from ndgrad.autograd.provenance import capture as capture_site
-from ndgrad.autograd.trace import TRACING, begin_run
-from ndgrad.ops._broadcast import sum_to
+from ndgrad.ops._broadcast import sum_array_to, sum_to
 
 __all__ = ["run_backward", "current_backward"]
 
@@ -50,72 +50,67 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
     """
     if RETAINING:
         follow_retained()
+    graph = bool(create_graph)  # the gradients are Tensors that record; else raw arrays (Note [array rules])
     root_nodes = [node for node, _ in roots]
     if capture is None:
         dependencies, needed = _count_dependencies(root_nodes), None
     else:
         dependencies, needed = _count_dependencies_and_needed(root_nodes, capture)
+    leaked = observers.leaked_nodes([*root_nodes, *dependencies])
+    watch = observers.watch_pass(roots, root_grads, retain_graph, graph, capture, needed)
+    freed_by = observers.freeing_site(retain_graph)
     buffers = {}
     for (node, output_nr), grad in zip(roots, root_grads):
+        grad = grad if graph else grad._data
         buffer = buffers.setdefault(node, [None] * len(node._output_meta))
         buffer[output_nr] = grad if buffer[output_nr] is None else buffer[output_nr] + grad
-    # The ready queue runs the most recently created node first (leaves first of all), as PyTorch does.
+    # The ready queue runs the most recently created node first (leaves first of all), as PyTorch does. A node
+    # that is the only one ready (a chain) skips the heap: ``following``.
     ready = []
     tie_breaker = 0
     for node in buffers:
         if not dependencies.get(node):
             ready.append((-node._sequence_nr, tie_breaker, node))
             tie_breaker += 1
-    heapq.heapify(ready)
-    captured = [None] * sum(map(len, capture.values())) if capture else None
-    anomaly = _AnomalyState.enabled
-    old = leak_limit()  # a node made before the last optimizer step has a larger key (see ndgrad.autograd.leaks)
-    leaked = False
-    # the user's line of this backward, which each node it frees remembers (for the hint after a second backward)
-    freed_by = capture_site(1) if _Provenance.enabled and not retain_graph else None
-    # off: () and nothing more per node than the `if tracer` test (see ndgrad.autograd.trace)
-    tracer = TRACING.traces and begin_run(roots, root_grads, retain_graph, create_graph, capture is not None)
+    heapify(ready)
+    following = node = None
 
     outer = _RUNNING.stack
     _RUNNING.stack = outer + ((capture is not None, retain_graph),)
-    BACKWARD.depth += 1  # the rules run with grad off on inputs that require grad: provenance marks no cuts
-    with set_grad_enabled(bool(create_graph)):
+    observers.entering()
+    with set_grad_enabled(graph):
         fp_state = silence()  # for the whole pass, accumulation included (see Note [floating-point error state])
         try:
-            while ready:
-                key, _, node = heapq.heappop(ready)
-                if key > old and saved_before_step(node):
-                    old, leaked = 0, True
-                if anomaly:
-                    evaluating(node)
+            while True:
+                if following is not None:
+                    node, following = following, None
+                elif ready:
+                    node = heappop(ready)[2]
+                else:
+                    break
                 grads = buffers.pop(node, None)
                 if grads is None:  # nothing flowed here: the inputs get nothing either, but are still released
                     input_grads = (None,) * len(node._edges)
                 else:
                     hooks = node._hooks
                     if hooks is not None and (hooks.tensor or hooks.retains):
-                        _run_tensor_hooks(node, hooks, grads)
-                    if capture is not None:
-                        for output_nr, slot in capture.get(node, {}).items():
-                            captured[slot] = grads[output_nr]
-                        if node not in needed:
-                            continue
+                        _run_tensor_hooks(node, hooks, grads, graph)
+                    if watch is not None and not watch.node_starting(node, grads):
+                        continue
                     if hooks is not None and hooks.pre:
-                        grads = run_pre_hooks(hooks.pre, grads)
+                        grads = _hooked(run_pre_hooks, graph, hooks.pre, grads)
                         if all(grad is None for grad in grads):  # a pre-hook dropped every gradient
                             grads = None
                     if grads is None:
                         input_grads = (None,) * len(node._edges)
                     else:
-                        input_grads = node._apply(grads)
+                        input_grads = node._apply(grads) if graph else node._apply_arrays(grads)
                         if len(input_grads) != len(node._edges):
                             raise _wrong_count(node, input_grads)
                     if hooks is not None and hooks.post:
-                        input_grads = run_post_hooks(hooks.post, input_grads, grads)
-                    if anomaly and _AnomalyState.check_nan:
-                        check_nan(node, input_grads)
-                    if tracer:
-                        tracer.node_ran(node, grads, input_grads)
+                        input_grads = _hooked(run_post_hooks, graph, hooks.post, input_grads, grads)
+                    if watch is not None:
+                        watch.node_ran(node, grads, input_grads)
                 if not retain_graph:
                     node._release()
                     node._freed_by = freed_by
@@ -124,8 +119,9 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                         continue
                     if grad is not None:
                         shape, dtype = next_node._output_meta[input_nr]
-                        if grad._data.shape != shape or grad._data.dtype != dtype:
-                            grad = _conform(grad, shape, dtype)
+                        data = grad._data if graph else grad
+                        if data.shape != shape or data.dtype != dtype:
+                            grad = _conform(grad, shape, dtype) if graph else _conform_array(grad, shape, dtype)
                         buffer = buffers.get(next_node)
                         if buffer is None:
                             buffer = buffers[next_node] = [None] * len(next_node._output_meta)
@@ -134,22 +130,25 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                     count = dependencies[next_node] - 1
                     dependencies[next_node] = count
                     if count == 0:
-                        heapq.heappush(ready, (-next_node._sequence_nr, tie_breaker, next_node))
-                        tie_breaker += 1
+                        if following is not None:
+                            heappush(ready, (-following._sequence_nr, tie_breaker, following))
+                            tie_breaker += 1
+                        following = next_node
+                if following is not None and ready:  # other nodes wait: the heap says which runs first
+                    heappush(ready, (-following._sequence_nr, tie_breaker, following))
+                    tie_breaker += 1
+                    following = None
+                # Let go of this node's gradients, so that a leaf sees which arrays nobody else holds.
+                grads = input_grads = grad = data = previous = None
         except Exception as error:
-            if anomaly:
-                warn_forward_trace(node)
-            add_backward_hint(error, node)
+            observers.failed(error, node, watch)
             raise
         finally:
             restore(fp_state)
             _RUNNING.stack = outer
-            BACKWARD.depth -= 1
-            if anomaly:
-                evaluating(None)
-    if leaked:
-        warn_graph_leak(root_nodes)
-    return captured
+            observers.leaving(watch)
+    observers.completed(leaked, root_nodes)
+    return watch.captured if watch is not None else None
 
 
 def _count_dependencies(root_nodes):
@@ -199,17 +198,40 @@ def _wrong_count(node, input_grads):
     )
 
 
-def _run_tensor_hooks(node, hooks, grads):
+def _run_tensor_hooks(node, hooks, grads, graph):
     """Hooks registered on a node's output tensors run on that output's gradient, then retain_grad keeps it.
     Both dicts are copied before the loop: another thread may register a hook meanwhile (see Note [threads])."""
     for output_nr, tensor_hooks in tuple(hooks.tensor.items()):
         if tensor_hooks:  # called even with None (an output nobody used), as PyTorch does
-            grads[output_nr] = run_tensor_hooks(tensor_hooks, grads[output_nr])
+            grad = grads[output_nr]
+            if graph or grad is None:
+                grads[output_nr] = run_tensor_hooks(tensor_hooks, grad)
+            else:
+                grads[output_nr] = run_tensor_hooks(tensor_hooks, tensor_of(grad))._data
     for output_nr, tensor_ref in tuple(hooks.retains.items()):
         tensor = tensor_ref()
         # an in-place op since retain_grad() moved the tensor to a newer node: this gradient is not its own
         if tensor is not None and grads[output_nr] is not None and tensor.grad_fn is node:
-            tensor._retain(grads[output_nr])
+            tensor._retain(grads[output_nr] if graph else tensor_of(grads[output_nr]))
+
+
+def _hooked(run_hooks, graph, hooks, grads, *others):
+    """Node pre- or post-hooks, which take and give Tensors, on the pass's gradients."""
+    if graph:
+        return run_hooks(hooks, grads, *others)
+    tensors = [[None if grad is None else tensor_of(grad) for grad in group] for group in (grads, *others)]
+    return arrays_of(run_hooks(hooks, *tensors))
+
+
+def _conform_array(grad, shape, dtype):
+    """_conform on a raw array."""
+    if grad.shape != shape:
+        grad = sum_array_to(grad, shape)
+    if grad.dtype.kind == "c" and dtype.kind != "c":
+        grad = grad.real
+    if grad.dtype != dtype:
+        grad = grad.astype(dtype)
+    return grad
 
 
 def _conform(grad, shape, dtype):

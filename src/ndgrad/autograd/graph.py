@@ -8,7 +8,11 @@ import itertools
 import threading
 import weakref
 from collections import OrderedDict, namedtuple
+from sys import getrefcount
 
+import numpy as np
+
+from ndgrad._device import namespace_of
 from ndgrad._dtype import from_numpy_dtype
 from ndgrad.autograd.graph_api import RemovableHandle, add_hook, run_post_accumulate_hooks
 from ndgrad.autograd.memory import memory_report
@@ -26,7 +30,7 @@ from ndgrad.autograd.saved import (
 
 __all__ = [
     "Node", "OpNode", "AccumulateGrad", "NodeHooks", "hooks_of", "accumulator_of", "accumulate_into", "RETAINING",
-    "note_retaining", "follow_retained", "BOOKKEEPING", "GradientEdge",
+    "note_retaining", "follow_retained", "BOOKKEEPING", "GradientEdge", "tensor_of", "arrays_of",
     "get_gradient_edge", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "RemovableHandle",
     "memory_report", "path",
 ]
@@ -135,7 +139,13 @@ class Node:
         """Free what was saved for backward (the engine calls this unless retain_graph)."""
 
     def _apply(self, grads):
+        """Gradients for the inputs from gradients for the outputs, all Tensors (create_graph: they record)."""
         raise NotImplementedError
+
+    def _apply_arrays(self, grads):
+        """``_apply`` on raw arrays, as the engine runs a pass that builds no graph (see Note [array rules]). A node
+        with no rule of its own for arrays runs its Tensor rule on the arrays wrapped."""
+        return arrays_of(self._apply([None if grad is None else tensor_of(grad) for grad in grads]))
 
 
 class OpNode(Node):
@@ -172,6 +182,27 @@ class OpNode(Node):
             unpacked.append(item)
         return unpacked
 
+    @property
+    def saved_arrays(self):
+        """saved_tensors for an array rule: the saved values as raw arrays (Python numbers stay numbers), after the
+        same version checks."""
+        saved = self._saved
+        if saved is None:
+            raise RuntimeError(FREED_MESSAGE)
+        unpacked = []
+        for item, version in zip(saved, self._saved_versions):
+            if version is not None:
+                counter = item._version_counter  # inlined Tensor._version, as in saved_tensors
+                if (counter[0] if counter is not None else 0) != version:
+                    check_version(item, version, self)
+                item = item._data
+            elif type(item) is SavedOutput:
+                item = item.unpack_array(self)
+            elif type(item) is SavedPacked:
+                item = item.unpack(self)._data
+            unpacked.append(item)
+        return unpacked
+
     def _rebind_saved_output(self, tensor):
         """An in-place op wrote its result into ``tensor``: version checks must follow that tensor."""
         for item in self._saved or ():
@@ -205,6 +236,19 @@ class OpNode(Node):
                 for g, (s, d) in zip(grads, self._output_meta)
             ]
         return self.op.vjp(self, *grads)
+
+    def _apply_arrays(self, grads):
+        rule = self.op.vjp_arrays
+        if rule is None:
+            return Node._apply_arrays(self, grads)
+        if len(grads) > 1 and any(g is None for g in grads):  # an output nobody used: its gradient is zero
+            like = next(g for g in grads if g is not None)
+            xp = np if type(like) is np.ndarray else namespace_of(like)
+            grads = [xp.zeros(s, d) if g is None else g for g, (s, d) in zip(grads, self._output_meta)]
+        try:
+            return rule(self, *grads)
+        except ValueError:  # NumPy's words (shapes that do not broadcast): the Tensor rule raises PyTorch's
+            return Node._apply_arrays(self, grads)
 
 
 class AccumulateGrad(Node):
@@ -255,6 +299,49 @@ class AccumulateGrad(Node):
             if hooks is not None and hooks.post_accumulate:  # under the lock, as PyTorch runs them
                 run_post_accumulate_hooks(hooks.post_accumulate, variable)
         return ()
+
+    def _apply_arrays(self, grads):
+        """Accumulate a raw gradient array; the first one is adopted as .grad when nothing else holds it."""
+        variable = self.variable
+        with self._lock:
+            if variable._grad is None:
+                grad = grads[0]
+                if isinstance(grad, np.generic):  # NumPy computes 0-d results as scalars
+                    grads[0] = grad = np.asarray(grad)
+                # Held by grads and `grad` here, and by getrefcount's argument: anyone else is another gradient,
+                # the caller's tensor or a hook's, which a later in-place += must not change.
+                if getrefcount(grad) > 3 or grad.base is not None or grad.strides != variable._data.strides:
+                    grad = grad.copy()
+                variable._grad = tensor_of(grad)
+            else:
+                variable._grad._data += grads[0]
+            hooks = variable._hooks
+            if hooks is not None and hooks.post_accumulate:
+                run_post_accumulate_hooks(hooks.post_accumulate, variable)
+        return ()
+
+
+def tensor_of(array):
+    """A raw gradient array as a Tensor that records nothing, for the Tensor rules, hooks and results."""
+    if isinstance(array, np.generic):  # NumPy computes 0-d results as scalars
+        array = np.asarray(array)
+    return (_TENSOR or _bind_tensor())._from_parts(array, False, None, 0, None)
+
+
+def arrays_of(tensors):
+    """The raw arrays of gradients given as Tensors (None stays None)."""
+    return [None if tensor is None else tensor._data for tensor in tensors]
+
+
+_TENSOR = None  # ndgrad._tensor.Tensor, bound on first use (the tensor module imports this one)
+
+
+def _bind_tensor():
+    global _TENSOR
+    from ndgrad._tensor import Tensor
+
+    _TENSOR = Tensor
+    return Tensor
 
 
 def accumulator_of(leaf):

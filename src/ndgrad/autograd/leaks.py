@@ -23,7 +23,7 @@ from ndgrad._warnings import warn
 from ndgrad.autograd.graph import _sequence
 from ndgrad.autograd.provenance import Site, capture, site_of
 
-__all__ = ["set_graph_leak_warning", "is_graph_leak_warning_enabled", "note_optimizer", "note_step", "leak_limit",
+__all__ = ["set_graph_leak_warning", "is_graph_leak_warning_enabled", "note_optimizer", "note_step", "leak_boundary",
            "saved_before_step", "warn_graph_leak", "warn_if_carried", "last_step_site"]
 
 _NO_BOUNDARY = -1
@@ -74,11 +74,11 @@ def last_step_site():
     return Site.from_raw(_STEPS.site)
 
 
-def leak_limit():
-    """What the engine compares each popped node's heap key (-sequence_nr) with: a node made before the boundary
-    has a larger key. 0 when there is nothing to check, as no key (-sequence_nr, or -inf for a leaf) exceeds 0."""
+def leak_boundary():
+    """The sequence number before which nodes were made before this thread's last step, or None when there is
+    nothing to check (the warning is off, or no optimizer stepped here)."""
     boundary = _STEPS.boundary
-    return -boundary if _Leaks.enabled and boundary > 0 else 0
+    return boundary if _Leaks.enabled and boundary > 0 else None
 
 
 def saved_before_step(node):

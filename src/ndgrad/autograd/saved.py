@@ -52,6 +52,12 @@ class SavedOutput:
         self.version_counter = tensor._shared_counter()
         self.saved_version = self.version_counter[0]
 
+    def unpack_array(self, node):
+        """The saved output's array, for an array rule, if it was not modified in place since."""
+        if self.version_counter[0] != self.saved_version:
+            self.unpack(node)  # raises the error, naming the rebuilt tensor
+        return self.data
+
     def unpack(self, node):
         from ndgrad._tensor import Tensor
 

@@ -1,27 +1,49 @@
 """Broadcasting helpers: sum_to, which undoes broadcasting, and broadcast_shape, with PyTorch's error for shapes that
 clash."""
 
-__all__ = ["sum_to", "sum_to_size", "broadcast_shape", "broadcast_error"]
+__all__ = ["sum_to", "sum_array_to", "sum_to_size", "broadcast_shape", "broadcast_error"]
 
 
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``: the gradient of broadcasting an input of ``shape`` up to grad's shape."""
     from ndgrad.ops.reduction import sum as reduce_sum
 
-    lead = grad.ndim - len(shape)
-    if lead < 0:
-        raise RuntimeError(f"size {list(grad.shape)} cannot be summed to size {list(shape)}")
     grad_shape = grad._data.shape
-    dims = tuple(range(lead)) + tuple(
-        lead + i for i, size in enumerate(shape) if size == 1 and grad_shape[lead + i] != 1
-    )
+    lead, dims = _broadcast_dims(grad_shape, shape)
     if dims:
         grad = reduce_sum(grad, dims, keepdim=True)
     if lead:
         grad = grad.reshape(shape)
     if grad._data.shape != tuple(shape):
-        raise RuntimeError(f"size {list(grad_shape)} cannot be summed to size {list(shape)}")
+        raise _unsummable(grad_shape, shape)
     return grad
+
+
+def sum_array_to(array, shape):
+    """``sum_to`` on a raw array, for the engine's passes that build no graph: the same sums, no Tensors."""
+    lead, dims = _broadcast_dims(array.shape, shape)
+    if dims:
+        array = array.sum(axis=dims, keepdims=True)
+    if lead:
+        array = array.reshape(shape)
+    if array.shape != tuple(shape):
+        raise _unsummable(array.shape, shape)
+    return array
+
+
+def _broadcast_dims(grad_shape, shape):
+    """How many leading dims broadcasting added to ``shape``, and every dim it stretched (as grad_shape's dims)."""
+    lead = len(grad_shape) - len(shape)
+    if lead < 0:
+        raise _unsummable(grad_shape, shape)
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, size in enumerate(shape) if size == 1 and grad_shape[lead + i] != 1
+    )
+    return lead, dims
+
+
+def _unsummable(grad_shape, shape):
+    return RuntimeError(f"size {list(grad_shape)} cannot be summed to size {list(shape)}")
 
 
 def broadcast_shape(*shapes):

@@ -89,6 +89,9 @@ class Op:
     def vjp(ctx, *grads):
         raise NotImplementedError
 
+    # vjp_arrays(ctx, *grads): the vjp on raw arrays (ctx.saved_arrays), which the engine runs when it builds no graph
+    # (see Note [array rules] in ndgrad.autograd.engine); the tests check it against the vjp for every sample.
+    vjp_arrays = None
     jvp = staticmethod(_no_jvp)  # forward mode: an op declares jvp(ctx, *tangents) beside its vjp
     formula = None  # the vjp in one line of derivatives.yaml names ("grad_self = grad * other"), for autograd.trace
 
@@ -127,7 +130,10 @@ class Op:
         record = needs_grad and cls.differentiable and grad_enabled
         counter = None if grad_enabled or not STATE.inference else NO_VERSION  # see Note [inference tensors]
         if type(result) is not tuple:
-            out = _wrap(result, Tensor, view_of, counter)
+            if type(result) is np.ndarray and view_of is None:  # the common case of _wrap, inlined
+                out = Tensor._from_parts(result, False, None, 0, counter)
+            else:
+                out = _wrap(result, Tensor, view_of, counter)
             if needs_grad and not grad_enabled and _Provenance.enabled and not _BACKWARD.depth:
                 mark(out, "no_grad" if counter is None else "inference_mode")  # a cut (see explain())
             if record and (kind := out._data.dtype.kind) in "fc":
@@ -316,6 +322,8 @@ def _mark_views(cls, params, view_of, outs, origin):
 
 def operand(other):
     """The other side of an operator as ops accept it: a Tensor or a Python number; None if unsupported."""
+    if type(other) in _OPERANDS:  # the common cases, at the cost of one set lookup
+        return other
     Tensor = _Tensor or _bind_tensor()
     if isinstance(other, np.generic):  # first: np.float64 is also a float, but must not reach NumPy's promotion
         return other.item()
@@ -334,11 +342,15 @@ def operand_or_raise(other):
     return result
 
 
+_OPERANDS = {float, int, complex}  # and Tensor, once bound: the types an operator takes as they are
+
+
 def _bind_tensor():
     global _Tensor
     from ndgrad._tensor import Tensor
 
     _Tensor = Tensor
+    _OPERANDS.add(Tensor)
     return Tensor
 
 
@@ -439,7 +451,22 @@ def _record(cls, inputs, params, outs):
         node._output_meta = ((outs[0]._data.shape, outs[0]._data.dtype),)
     else:
         node._output_meta = tuple([(out._data.shape, out._data.dtype) for out in outs])
-    saved, versions = [], []  # versions: an input tensor's version when saved; None for outputs and numbers
+    if cls._save_plan:
+        node._saved, node._saved_versions = _saved_values(cls, inputs, outs, edges, Tensor)
+        if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
+            pack_saved(node)
+    else:  # nothing to save (add, views): no list either
+        node._saved = node._saved_versions = ()
+    if _AnomalyState.enabled:
+        remember_forward(node, inputs, outs)  # with check_forward, stops at the first NaN made
+    if _Provenance.enabled:
+        node._site = capture(3)  # the user's file and line (see ndgrad.autograd.provenance)
+    return node
+
+
+def _saved_values(cls, inputs, outs, edges, Tensor):
+    """What the node saves for its vjp, and the version of each saved input (None for outputs and numbers)."""
+    saved, versions = [], []
     for (is_output, index), needed_by in zip(cls._save_plan, cls._save_needed_by):
         if needed_by is not None and edges[needed_by] is _NO_EDGE:
             saved.append(None)  # only another input's gradient reads it, and that input needs none
@@ -457,14 +484,7 @@ def _record(cls, inputs, params, outs):
                 versions.append(counter[0] if counter is not None else 0)
             else:
                 versions.append(None)
-    node._saved, node._saved_versions = saved, tuple(versions)
-    if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
-        pack_saved(node)
-    if _AnomalyState.enabled:
-        remember_forward(node, inputs, outs)  # with check_forward, stops at the first NaN made
-    if _Provenance.enabled:
-        node._site = capture(3)  # the user's file and line (see ndgrad.autograd.provenance)
-    return node
+    return saved, tuple(versions)
 
 
 def _on_one_device(arrays):

@@ -8,6 +8,7 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import float64, int64, uint8
+from ndgrad.ops._arrays import xp_of
 from ndgrad.ops._checks import kernel_scalars, require_kind
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import logical_and, logical_or, where
@@ -42,6 +43,11 @@ class Relu(Op):
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
         return (where(result <= 0, 0.0, grad),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        (result,) = ctx.saved_arrays
+        return (xp_of(grad).where(result <= 0, 0, grad),)
 
     @staticmethod
     def jvp(ctx, x_t):

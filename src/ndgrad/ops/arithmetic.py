@@ -9,6 +9,7 @@ import math
 
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, fill_scalar, real_scalar, result_type
+from ndgrad.ops._arrays import conj
 from ndgrad.ops._checks import (
     check_castable,
     check_zero_division,
@@ -53,6 +54,10 @@ class Add(Op):
         return grad, (grad if ctx.alpha == 1 else grad * conjugate(ctx.alpha))
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        return grad, (grad if ctx.alpha == 1 else grad * conj(ctx.alpha))
+
+    @staticmethod
     def jvp(ctx, x_t, y_t):
         return x_t if y_t is None else x_t + (y_t if ctx.alpha == 1 else y_t * ctx.alpha)
 
@@ -70,6 +75,10 @@ class Sub(Op):
     @staticmethod
     def vjp(ctx, grad):
         return grad, -grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        return grad, -grad if ctx.alpha == 1 else grad * -conj(ctx.alpha)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -91,6 +100,10 @@ class Rsub(Op):
         return (-grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha)), grad
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (-grad if ctx.alpha == 1 else grad * -conj(ctx.alpha)), grad
+
+    @staticmethod
     def jvp(ctx, x_t, y_t):
         return y_t - (x_t if ctx.alpha == 1 else x_t * ctx.alpha)
 
@@ -105,6 +118,10 @@ class RsubScalar(Rsub):
     @staticmethod
     def vjp(ctx, grad):
         return (-grad if ctx.alpha == 1 else grad * -conjugate(ctx.alpha),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (-grad if ctx.alpha == 1 else grad * -conj(ctx.alpha),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -128,6 +145,12 @@ class Mul(Op):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
         return (grad * conjugate(y) if need_x else None), (grad * conjugate(x) if need_y else None)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        x, y = ctx.saved_arrays
+        need_x, need_y = ctx.needs_input_grad
+        return (grad * conj(y) if need_x else None), (grad * conj(x) if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -154,6 +177,12 @@ class Div(Op):
         need_x, need_y = ctx.needs_input_grad
         # NOTE: x / y / y, as PyTorch's, not x / y^2: differentiated again at x = 0, y = inf it meets no 0 * inf
         return (grad / conjugate(y) if need_x else None), (-grad * (x / y / y).conj() if need_y else None)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        x, y = ctx.saved_arrays
+        need_x, need_y = ctx.needs_input_grad
+        return (grad / conj(y) if need_x else None), (-grad * conj(x / y / y) if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):
@@ -352,6 +381,10 @@ class Neg(Op):
     formula = "grad_self = -grad"
     @staticmethod
     def vjp(ctx, grad):
+        return (-grad,)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
         return (-grad,)
 
     @staticmethod

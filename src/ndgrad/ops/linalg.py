@@ -1,6 +1,7 @@
 """Matrix products: dot, mv, mm, bmm as primitives, and matmul composed from them as PyTorch composes it."""
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
+from ndgrad.ops._arrays import conj
 from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import no_bool_kernel
 from ndgrad.ops._op import MATMUL, Op
@@ -75,6 +76,12 @@ class Mm(Op):
         x, y = ctx.saved_tensors
         need_x, need_y = ctx.needs_input_grad
         return (mm(grad, y.t().conj()) if need_x else None), (mm(x.t().conj(), grad) if need_y else None)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        x, y = ctx.saved_arrays
+        need_x, need_y = ctx.needs_input_grad
+        return (grad @ conj(y.T) if need_x else None), (conj(x.T) @ grad if need_y else None)
 
     @staticmethod
     def jvp(ctx, x_t, y_t):

@@ -8,6 +8,7 @@ import math
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
+from ndgrad.ops._arrays import xp_of
 from ndgrad.ops._broadcast import sum_to_size
 from ndgrad.ops._checks import no_complex
 from ndgrad.ops._linalg_base import check_floating, check_norm_dtype, check_norm_order, scalar_text
@@ -46,6 +47,12 @@ def _spread_mean(grad, shape, count):
     return grad.expand(shape) / count if count == 0 else (grad / count).expand(shape)
 
 
+def _spread_mean_array(grad, shape, count):
+    """_spread_mean on a raw array."""
+    xp = xp_of(grad)
+    return xp.broadcast_to(grad, shape) / count if count == 0 else xp.broadcast_to(grad / count, shape)
+
+
 def _contract(weights, x_t, dims, keepdim):
     """J x_t for a reduction whose outputs each read their own slice: d result / d x (the vjp at grad 1) times x_t,
     summed over the slice."""
@@ -73,6 +80,10 @@ class Sum(Op):
         return (grad.expand(ctx.input_shapes[0]),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (xp_of(grad).broadcast_to(grad, ctx.input_shapes[0]),)
+
+    @staticmethod
     def jvp(ctx, x_t):
         return Sum.apply(x_t, dtype=ctx.dtype)
 
@@ -92,6 +103,11 @@ class SumDim(Op):
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
         return (_restore(grad, shape, ctx.dim, ctx.keepdim).expand(shape),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        shape = ctx.input_shapes[0]
+        return (xp_of(grad).broadcast_to(_restore(grad, shape, ctx.dim, ctx.keepdim), shape),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -114,6 +130,11 @@ class Mean(Op):
         return (_spread_mean(grad, shape, _count(shape, range(len(shape)))),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        shape = ctx.input_shapes[0]
+        return (_spread_mean_array(grad, shape, _count(shape, range(len(shape)))),)
+
+    @staticmethod
     def jvp(ctx, x_t):
         return Mean.apply(x_t, dtype=ctx.dtype)
 
@@ -133,6 +154,11 @@ class MeanDim(Op):
     def vjp(ctx, grad):
         shape = ctx.input_shapes[0]
         return (_spread_mean(_restore(grad, shape, ctx.dim, ctx.keepdim), shape, _count(shape, ctx.dim)),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        shape = ctx.input_shapes[0]
+        return (_spread_mean_array(_restore(grad, shape, ctx.dim, ctx.keepdim), shape, _count(shape, ctx.dim)),)
 
     @staticmethod
     def jvp(ctx, x_t):

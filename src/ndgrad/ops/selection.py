@@ -8,6 +8,7 @@ import math
 from ndgrad import return_types
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import bool_
+from ndgrad.ops._arrays import xp_of
 from ndgrad.ops._checks import no_bool_kernel, no_complex, no_complex_kernel
 from ndgrad.ops._op import REDUCTION, Op
 from ndgrad.ops.comparison import where
@@ -75,6 +76,17 @@ def _to_index(grad, indices, shape, dim, keepdim):
     return grad * (positions == indices)
 
 
+def _to_index_array(grad, indices, shape, dim, keepdim):
+    """_to_index on raw arrays."""
+    if not shape:
+        return grad
+    xp = xp_of(indices)
+    if not keepdim:
+        grad, indices = xp.expand_dims(grad, dim), xp.expand_dims(indices, dim)
+    positions = xp.arange(shape[dim]).reshape([-1 if i == dim else 1 for i in range(len(shape))])
+    return grad * (positions == indices)
+
+
 # ---- whole-tensor extrema and the forms along a dim with indices -------------------------------------------------
 class Max(Op):
     """torch.max of all elements; ties share the gradient equally, as in PyTorch."""
@@ -127,6 +139,11 @@ class MaxDim(Op):
     def vjp(ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
         return (_to_index(grad, indices, ctx.input_shapes[0], ctx.dim, ctx.keepdim),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad, grad_indices):
+        (indices,) = ctx.saved_arrays
+        return (_to_index_array(grad, indices, ctx.input_shapes[0], ctx.dim, ctx.keepdim),)
 
     @staticmethod
     def jvp(ctx, x_t):

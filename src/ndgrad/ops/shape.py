@@ -10,7 +10,7 @@ from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import to_device
 from ndgrad._dtype import legacy_type_name
 from ndgrad._warnings import warn
-from ndgrad.ops._broadcast import sum_to
+from ndgrad.ops._broadcast import sum_array_to, sum_to
 from ndgrad.ops._op import SHAPE, Op
 
 __all__ = [
@@ -53,6 +53,10 @@ class View(Op):
     formula = "grad_self = grad.reshape(self.shape)"
     @staticmethod
     def vjp(ctx, grad):
+        return (grad.reshape(ctx.input_shapes[0]),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
         return (grad.reshape(ctx.input_shapes[0]),)
 
     @staticmethod
@@ -121,6 +125,10 @@ class Transpose(Op):
         return (grad.transpose(ctx.dim0, ctx.dim1),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (grad.swapaxes(ctx.dim0, ctx.dim1) if grad.ndim else grad,)
+
+    @staticmethod
     def jvp(ctx, x_t):
         return Transpose.apply(x_t, dim0=ctx.dim0, dim1=ctx.dim1)
 
@@ -141,6 +149,10 @@ class T(Op):
         return (grad.t(),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (grad.T,)
+
+    @staticmethod
     def jvp(ctx, x_t):
         return T.apply(x_t)
 
@@ -159,6 +171,10 @@ class Permute(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (grad.permute(np.argsort(ctx.dims).tolist()),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (grad.transpose(np.argsort(ctx.dims).tolist()),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -250,6 +266,10 @@ class Expand(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (sum_to(grad, ctx.input_shapes[0]),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (sum_array_to(grad, ctx.input_shapes[0]),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -409,6 +429,8 @@ class Clone(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (grad,)
+
+    vjp_arrays = vjp  # the same rule on arrays
 
     @staticmethod
     def jvp(ctx, x_t):

@@ -3,6 +3,7 @@
 
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._warnings import warn
+from ndgrad.ops._arrays import xp_of
 from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.shape import wrap_dim
@@ -38,6 +39,11 @@ class Softmax(Op):
         return (result * (grad - (grad * result).sum(dim, keepdim=True)),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        (result,) = ctx.saved_arrays
+        return (result * (grad - (grad * result).sum(ctx.dim, keepdims=True)),)
+
+    @staticmethod
     def jvp(ctx, x_t):
         (result,) = ctx.saved_tensors
         dim = ctx.dim if result.ndim else ()
@@ -63,6 +69,11 @@ class LogSoftmax(Op):
         (result,) = ctx.saved_tensors
         dim = ctx.dim if result.ndim else ()
         return (grad - result.exp() * grad.sum(dim, keepdim=True),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        (result,) = ctx.saved_arrays
+        return (grad - xp_of(result).exp(result) * grad.sum(ctx.dim, keepdims=True),)
 
     @staticmethod
     def jvp(ctx, x_t):

@@ -6,6 +6,7 @@ import math
 
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import result_type
+from ndgrad.ops._arrays import conj
 from ndgrad.ops._op import BINARY, POSITIVE, FloatUnary, Op
 
 __all__ = [
@@ -27,6 +28,11 @@ class Exp(FloatUnary):
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
         return (grad * result.conj(),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        (result,) = ctx.saved_arrays
+        return (grad * conj(result),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -84,6 +90,11 @@ class Log(FloatUnary):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad / x.conj(),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        (x,) = ctx.saved_arrays
+        return (grad / conj(x),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -192,6 +203,11 @@ class Sqrt(FloatUnary):
         return (grad / (2 * result.conj()),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        (result,) = ctx.saved_arrays
+        return (grad / (2 * conj(result)),)
+
+    @staticmethod
     def jvp(ctx, x_t):
         (result,) = ctx.saved_tensors
         return x_t / (2 * result)
@@ -235,6 +251,11 @@ class Sigmoid(FloatUnary):
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
         return (SigmoidBackward.apply(grad, result.conj()),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        (result,) = ctx.saved_arrays
+        return (SigmoidBackward.forward(None, grad, conj(result)),)
 
     @staticmethod
     def jvp(ctx, x_t):

@@ -2,6 +2,7 @@
 ndgrad.ops.transcendental, whose Tensor methods mixin inherits TrigonometricMethods."""
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
+from ndgrad.ops._arrays import conj, xp_of
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import ABOVE_ONE, BINARY, UNIT, FloatUnary, Op
 from ndgrad.ops.comparison import where
@@ -27,6 +28,11 @@ class Sin(FloatUnary):
         return (grad * cos(x).conj(),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        (x,) = ctx.saved_arrays
+        return (grad * conj(xp_of(x).cos(x)),)
+
+    @staticmethod
     def jvp(ctx, x_t):
         (x,) = ctx.saved_tensors
         return x_t * cos(x)
@@ -44,6 +50,11 @@ class Cos(FloatUnary):
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
         return (grad * -sin(x).conj(),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        (x,) = ctx.saved_arrays
+        return (grad * -conj(xp_of(x).sin(x)),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -203,6 +214,11 @@ class Tanh(FloatUnary):
     def vjp(ctx, grad):
         (result,) = ctx.saved_tensors
         return (TanhBackward.apply(grad, result.conj()),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        (result,) = ctx.saved_arrays
+        return (TanhBackward.forward(None, grad, conj(result)),)
 
     @staticmethod
     def jvp(ctx, x_t):
