@@ -7,7 +7,7 @@
 1. The op table on the GPU against PyTorch on the GPU (on the cpu if torch has no CUDA): each op's first sample
    cases, values and first derivatives, in float64.
 2. The digits demo's CNN trained on the GPU (needs the ``demo`` extra): loss and test accuracy per epoch.
-3. The MLP and CNN training steps of bench/run.py, timed on ndgrad (CuPy) and on PyTorch (CUDA).
+3. The MLP and CNN training steps of bench/workloads.py, timed on ndgrad (CuPy) and on PyTorch (CUDA).
 
 Without a GPU it says so and exits 0. Exit status 1 if an op differs from PyTorch.
 """
@@ -120,11 +120,11 @@ def time_steps(lib, device, step, data, inputs, steps):
 
 
 def timing_table(device, torch_device, steps):
-    import run as bench
+    import workloads
 
     rng = np.random.default_rng(0)
-    rows = [("mlp", bench.mlp_step, bench.mlp_data(rng), bench.mlp_inputs),
-            ("cnn", bench.cnn_step, bench.cnn_data(rng), bench.mlp_inputs)]
+    rows = [("mlp", workloads.mlp_step, workloads.mlp_data(rng), workloads.step_inputs),
+            ("cnn", workloads.cnn_step, workloads.cnn_data(rng), workloads.step_inputs)]
     print(f"\n{'step':6}{'ndgrad ' + device:>20}{'torch ' + torch_device:>20}{'ratio':>8}")
     for name, step, data, inputs in rows:
         ours = time_steps(ndgrad, device, step, data, inputs, steps)
