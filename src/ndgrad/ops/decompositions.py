@@ -4,12 +4,14 @@ Their gradients are PyTorch's. Eigenvectors and singular vectors are defined up 
 on the sign; repeated eigenvalues or singular values give infinite or NaN vector gradients, as in PyTorch.
 """
 
-from ndgrad import return_types
+import ndgrad.return_types as return_types
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._warnings import warn
 from ndgrad.ops import _lapack as lapack
 from ndgrad.ops._linalg_base import check, check_kernel, check_matrix, check_square, eye_like, raise_for_info
 from ndgrad.ops._op import MATMUL, Op
+from ndgrad.ops.comparison import allclose, where
+from ndgrad.ops.joining import cat, stack
 from ndgrad.ops.solvers import _inverse
 
 __all__ = ["svd", "qr", "orgqr"]  # the names torch has at top level (torch.X)
@@ -95,7 +97,7 @@ class LinalgEigh(Op):
 def _check_phase_invariant(imaginary_diagonal, what, consequence):
     """PyTorch's refusal of a loss that depends on the phases e^{i phi} of complex eigen- or singular vectors, which
     no decomposition fixes: the imaginary diagonal of V^H grad_V must vanish (loosely, as in PyTorch)."""
-    from ndgrad import allclose, zeros_like
+    from ndgrad._creation import zeros_like  # creation imports the Tensor, which imports the ops
 
     check(allclose(imaginary_diagonal, zeros_like(imaginary_diagonal), rtol=1e-2, atol=1e-2),
           f"{what} in the complex case are specified up to multiplication by e^{{i phi}}. The specified loss function "
@@ -104,8 +106,6 @@ def _check_phase_invariant(imaginary_diagonal, what, consequence):
 
 def _off_diagonal_inverse_gaps(L):
     """F[i, j] = 1 / (L[j] - L[i]) off the diagonal, 0 on it (where PyTorch overwrites the 0/0)."""
-    from ndgrad import where
-
     gaps = L.unsqueeze(-2) - L.unsqueeze(-1)
     eye = eye_like(gaps)
     return where(eye == 1, 0.0, 1 / where(eye == 1, 1.0, gaps))
@@ -163,7 +163,7 @@ class LinalgSvd(Op):
 
     @staticmethod
     def jvp(ctx, A_t):
-        from ndgrad import cat, zeros
+        from ndgrad._creation import zeros
 
         U_full, S, Vh_full = ctx.saved_tensors
         k = S.shape[-1]
@@ -201,8 +201,6 @@ def _sym(X):
 
 def _square_gaps(S):
     """E[j, k] = S[k]^2 - S[j]^2 off the diagonal, 1 on it (only ever divides a zero there)."""
-    from ndgrad import where
-
     S2 = S * S
     gaps = S2.unsqueeze(-2) - S2.unsqueeze(-1)
     return where(eye_like(gaps) == 1, 1.0, gaps)
@@ -229,8 +227,6 @@ class LinalgQr(Op):
         if m >= n:
             return (_qr_backward(Q, R, gQ, gR),)
         # A = [X | Y] with X = Q R1 square and Y = Q R2: R2's gradient reaches Q and Y
-        from ndgrad import cat
-
         Y = Q @ R[..., m:]
         gX = _qr_backward(Q, R[..., :m], gQ + Y @ gR[..., m:].mH, gR[..., :m])
         return (cat([gX, Q @ gR[..., m:]], -1),)
@@ -241,8 +237,6 @@ class LinalgQr(Op):
         m, n = _qr_differentiable(ctx, Q, R)
         if m >= n:
             return _qr_jvp(Q, R, A_t)
-        from ndgrad import cat
-
         Q_t, R1_t = _qr_jvp(Q, R[..., :m], A_t[..., :m])
         R2_t = Q_t.mH @ (Q @ R[..., m:]) + Q.mH @ A_t[..., m:]
         return Q_t, cat([R1_t, R2_t], -1)
@@ -305,7 +299,7 @@ class LinalgHouseholderProduct(Op):
         """With Q = P_i H_i S_i (P_i the reflectors before H_i, S_i those after, applied to I's first n columns),
         the loss's gradient with respect to H_i is M = P_i^H grad S_i^H, which gives tau_i's (-v^H M v) and v_i's
         (-(conj(tau) M v + tau M^H v))."""
-        from ndgrad import cat, stack, zeros
+        from ndgrad._creation import zeros
 
         A, tau = ctx.saved_tensors
         V, reflectors = _reflectors(A, tau)
@@ -353,7 +347,7 @@ class LinalgHouseholderProduct(Op):
 
 def _identity(A, n):
     """The first n columns of the identity matrix of A's row count, in A's batch shape."""
-    from ndgrad import eye
+    from ndgrad._creation import eye
 
     m = A.shape[-2]
     return eye(m, n, dtype=A.dtype, device=A.device).expand(*A.shape[:-2], m, n)
@@ -462,7 +456,7 @@ def svd(input, some=True, compute_uv=True):
     check(input.ndim >= 2, f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} dimensions "
           "instead")
     if not compute_uv:
-        from ndgrad import zeros
+        from ndgrad._creation import zeros
 
         m, n = input.shape[-2:]
         S = svdvals(input)

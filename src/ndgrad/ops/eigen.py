@@ -2,7 +2,7 @@
 complex even for real input, as in PyTorch; the gradient is PyTorch's, refusing losses that depend on the
 eigenvectors' phases (each eigenvector is only defined up to a factor e^{i phi})."""
 
-from ndgrad import return_types
+import ndgrad.return_types as return_types
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import bool_
 from ndgrad.ops._linalg_base import check_kernel, check_square

@@ -6,7 +6,7 @@ PyTorch's formulas, written with triangular solves so that they are differentiab
 
 import math
 
-from ndgrad import return_types
+import ndgrad.return_types as return_types
 from ndgrad._argument_parser import alias, parses
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.ops import _lapack as lapack
@@ -21,6 +21,8 @@ from ndgrad.ops._linalg_base import (
     trace,
 )
 from ndgrad.ops._op import MATMUL, Op
+from ndgrad.ops.comparison import where
+from ndgrad.ops.joining import cat
 from ndgrad.ops.solvers import _solve, solve_triangular
 
 __all__ = ["det", "slogdet", "logdet"]  # the names torch has at top level (torch.X)
@@ -42,8 +44,6 @@ class LinalgDet(Op):
     def vjp(ctx, grad):
         """grad det A^-T, as a solve with A^T. Where det is exactly zero PyTorch gives zeros, and, if the gradient
         is to be differentiated again, the cofactor matrix through the SVD."""
-        from ndgrad import where
-
         A, det = ctx.saved_tensors
         singular = det == 0
         d = (grad * det.conj()).unsqueeze(-1).expand(*det.shape, A.shape[-1]).diag_embed()
@@ -55,8 +55,6 @@ class LinalgDet(Op):
 
     @staticmethod
     def jvp(ctx, A_t):
-        from ndgrad import where
-
         A, det = ctx.saved_tensors
         A = where((det == 0).unsqueeze(-1).unsqueeze(-1), eye_like(A), A)  # as the vjp: zero where det is zero
         return det * trace(_solve(A, A_t, True, False))
@@ -64,7 +62,7 @@ class LinalgDet(Op):
 
 def _det_backward_by_svd(A, grad):
     """grad times the cofactor matrix of A, from A = U diag(S) Vh: det A = det U det Vh prod(S)."""
-    from ndgrad import cat, ones_like
+    from ndgrad._creation import ones_like  # creation imports the Tensor, which imports the ops
     from ndgrad.ops.decompositions import LinalgSvd
 
     U, S, Vh = LinalgSvd.apply(A, full_matrices=False)
@@ -116,7 +114,7 @@ def _permutation_matrix(xp, pivots, m, dtype):
 
 def _unpack(LU, pivots):
     """(P, L, U) Tensors from a packed LU and its pivots (an array); P is a constant."""
-    from ndgrad import eye
+    from ndgrad._creation import eye
     from ndgrad._device import array_namespace
     from ndgrad._tensor import Tensor
 
@@ -149,7 +147,7 @@ class LinalgLuFactorEx(Op):
 
     @staticmethod
     def jvp(ctx, A_t):
-        from ndgrad import cat, zeros
+        from ndgrad._creation import zeros
 
         LU, pivots = ctx.saved_tensors
         m, n = LU.shape[-2:]
@@ -191,8 +189,6 @@ class LinalgLu(Op):
 def lu_backward(gL, gU, P, L, U):
     """The gradient of A = P L U from those of L (strictly lower) and U (upper): P L^-H (the two triangles) U^-H
     for square A, with the extra columns of a wide U or rows of a tall L handled first."""
-    from ndgrad import cat
-
     m, n = L.shape[-2], U.shape[-1]
     if m < n:  # U = [U1 U2]: U2 = L^-1 (A2 - ...) passes its gradient to A2 and, through L, back to L
         U1, U2, gU1, gU2 = U[..., :m], U[..., m:], gU[..., :m], gU[..., m:]
@@ -213,8 +209,6 @@ def _lu_square_backward(gL, gU, L, U):
 
 def lu_jvp(A_t, P, L, U):
     """(L_t, U_t): with X = L^-1 P^T A_t U^-1, L_t = L tril(X, -1) and U_t = triu(X) U for the square part."""
-    from ndgrad import cat
-
     m, n = L.shape[-2], U.shape[-1]
     A_t = P.mT @ A_t
     if m < n:
@@ -302,8 +296,6 @@ def slogdet(input):
 @parses("logdet(Tensor input)")
 def logdet(input):
     """log det, NaN for a negative real determinant, complex for a complex matrix (see torch.logdet)."""
-    from ndgrad import where
-
     check_square("logdet", input, low_precision=False)
     sign, logabsdet = linalg_slogdet(input)
     if input.dtype.is_complex:

@@ -6,6 +6,7 @@ import numpy as np
 
 from ndgrad._argument_parser import alias, parses
 from ndgrad._dtype import int64
+from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops._linalg_base import (
     LAPACK_DTYPES,
     check,
@@ -17,6 +18,7 @@ from ndgrad.ops._linalg_base import (
 )
 from ndgrad.ops._op import MATMUL, Op
 from ndgrad.ops.decompositions import svdvals
+from ndgrad.ops.joining import cat
 from ndgrad.ops.reduction import vector_norm
 from ndgrad.ops.shape import wrap_dim
 from ndgrad.ops.solvers import inv_ex
@@ -61,7 +63,7 @@ class LinalgMatrixExp(Op):
 
 def _exp_differential(A, E):
     """The top-right block of exp([[A, E], [0, A]])."""
-    from ndgrad import cat, zeros_like
+    from ndgrad._creation import zeros_like  # creation imports the Tensor, which imports the ops
 
     n = A.shape[-1]
     block = cat([cat([A, E], -1), cat([zeros_like(A), A], -1)], -2)
@@ -176,7 +178,7 @@ def cond(A, p=None):
 
 def _empty_cond(A):
     """PyTorch's condition number of 0 x 0 matrices: 0."""
-    from ndgrad import zeros
+    from ndgrad._creation import zeros
 
     return zeros(A.shape[:-2], dtype=A.dtype, device=A.device)
 
@@ -190,8 +192,6 @@ def _empty_cond(A):
 def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
     """The number of singular values above max(atol, rtol * the largest) (see torch.linalg.matrix_rank); ``tol``
     is an absolute tolerance, as atol with rtol = 0."""
-    from ndgrad import no_grad
-
     check(A.ndim >= 2, "ndgrad.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
     check(A.dtype.name in LAPACK_DTYPES, "This function doesn't handle types other than float and double")
     if tol is not None:
@@ -207,7 +207,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
         else:
             singular_values = svdvals(A)
         if singular_values.shape[-1] == 0:
-            from ndgrad import zeros
+            from ndgrad._creation import zeros
 
             return zeros(A.shape[:-2], dtype=int64, device=A.device)
         largest = singular_values.amax(-1, keepdim=True)
@@ -218,7 +218,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, atol=None, rtol=None):
 @parses("linalg_vander(Tensor x, *, SymInt? N=None)")
 def vander(x, *, N=None):
     """The Vandermonde matrix of x: its columns are x ** 0, x ** 1, ..., x ** (N - 1) (see torch.linalg.vander)."""
-    from ndgrad import cat, ones_like
+    from ndgrad._creation import ones_like
 
     check(x.dtype.name not in ("bool", "float16"),
           f"linalg.vander supports floating point, complex, and integer tensors, but got {x.dtype.title}")

@@ -328,12 +328,36 @@ def _sample(op, input, sample):
     return op.apply(input, sample=to_device(np.asarray(sample).astype(input.dtype.numpy), input.device))
 
 
+def multinomial_indices(weights, count, replacement, generator):
+    """torch.multinomial(weights, count, replacement).tolist() for one row of weights (an array), with its checks and
+    their messages; WeightedRandomSampler draws its indices with it too."""
+    valid = np.isfinite(weights) & (weights >= 0)
+    if not replacement and count > weights.size:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if not valid.all():
+        # NOTE: PyTorch words this differently on its two code paths; the per-element one names the first bad entry.
+        if not replacement or count == 1:
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        first_bad = weights[np.argmin(valid)]
+        problem = "= infinity or NaN" if np.isinf(first_bad) else "< 0"
+        raise RuntimeError(f"invalid multinomial distribution (encountering probability entry {problem})")
+    total = weights.sum()
+    if not total > 0:
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    rng = _stream(generator)
+    if replacement:
+        return rng.choice(weights.size, size=count, p=weights / total).tolist()
+    # Without replacement: sort exponential clocks scaled by the weights; zero weights come last, in index order.
+    with np.errstate(divide="ignore"):
+        keys = rng.exponential(size=weights.size) / weights
+    return np.argsort(keys, kind="stable")[:count].tolist()
+
+
 @parses("multinomial(Tensor input, SymInt num_samples, bool replacement=False, *, Generator? generator=None, "
         "Tensor out=None)")
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     """Indices drawn from the (unnormalised) distributions in the rows of ``input`` (see torch.multinomial)."""
     from ndgrad._creation import tensor
-    from ndgrad.utils.data.sampler import _multinomial
 
     if input.ndim not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
@@ -342,7 +366,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     if num_samples <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")
     rows = input.detach().cpu().numpy().astype(np.float64).reshape(-1, input.shape[-1])
-    drawn = [_multinomial(row, num_samples, replacement, generator) for row in rows]
+    drawn = [multinomial_indices(row, num_samples, replacement, generator) for row in rows]
     return tensor(drawn[0] if input.ndim == 1 else drawn, device=input.device)
 
 

@@ -3,7 +3,7 @@ gradients are written with."""
 
 import numpy as np
 
-from ndgrad import return_types
+import ndgrad.return_types as return_types
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, int64
 from ndgrad.ops._checks import no_complex_kernel

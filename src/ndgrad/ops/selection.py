@@ -5,7 +5,7 @@ Their gradients go to the selected elements: to the returned index, or shared ev
 
 import math
 
-from ndgrad import return_types
+import ndgrad.return_types as return_types
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import bool_
 from ndgrad.ops._arrays import xp_of

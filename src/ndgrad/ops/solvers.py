@@ -4,7 +4,7 @@ Each returns PyTorch's results also where LAPACK fails: the ``_ex`` forms report
 divide by its zero pivot, the others raise torch.linalg.LinAlgError with PyTorch's message.
 """
 
-from ndgrad import return_types
+import ndgrad.return_types as return_types
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad.ops import _lapack as lapack
 from ndgrad.ops._linalg_base import (

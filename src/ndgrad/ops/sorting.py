@@ -3,7 +3,7 @@
 Only sort and topk values are differentiable: their gradient goes back to the positions the indices name.
 """
 
-from ndgrad import return_types
+import ndgrad.return_types as return_types
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._checks import no_bool_kernel, no_complex, no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op

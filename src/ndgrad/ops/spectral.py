@@ -14,6 +14,7 @@ from ndgrad._fpstate import silenced
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.complex_numbers import real
 from ndgrad.ops.joining import cat, roll
+from ndgrad.ops.resampling import pad
 from ndgrad.ops.shape import wrap_dim
 
 __all__ = []
@@ -155,8 +156,6 @@ def _resized(input, dims, sizes):
         elif size > current:
             pads[2 * (input.ndim - 1 - dim) + 1] = size - current
     if any(pads):
-        from ndgrad.nn.functional import pad  # the nn package imports the ops
-
         input = pad(input, pads)
     return input
 

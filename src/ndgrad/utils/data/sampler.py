@@ -7,10 +7,9 @@ but not PyTorch's, whose generator is a different algorithm.
 import itertools
 from typing import Generic, TypeVar
 
-import numpy as np
-
 import ndgrad
 from ndgrad._random import _stream
+from ndgrad.ops.random import multinomial_indices
 
 __all__ = [
     "Sampler", "SequentialSampler", "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler", "BatchSampler",
@@ -105,34 +104,10 @@ class WeightedRandomSampler(Sampler[int]):
         self.weights, self.num_samples, self.replacement, self.generator = weights, num_samples, replacement, generator
 
     def __iter__(self):
-        yield from _multinomial(self.weights.cpu().numpy(), self.num_samples, self.replacement, self.generator)
+        yield from multinomial_indices(self.weights.cpu().numpy(), self.num_samples, self.replacement, self.generator)
 
     def __len__(self):
         return self.num_samples
-
-
-def _multinomial(weights, count, replacement, generator):
-    """torch.multinomial(weights, count, replacement).tolist(), with its checks and their messages."""
-    valid = np.isfinite(weights) & (weights >= 0)
-    if not replacement and count > weights.size:
-        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
-    if not valid.all():
-        # NOTE: PyTorch words this differently on its two code paths; the per-element one names the first bad entry.
-        if not replacement or count == 1:
-            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
-        first_bad = weights[np.argmin(valid)]
-        problem = "= infinity or NaN" if np.isinf(first_bad) else "< 0"
-        raise RuntimeError(f"invalid multinomial distribution (encountering probability entry {problem})")
-    total = weights.sum()
-    if not total > 0:
-        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    rng = _stream(generator)
-    if replacement:
-        return rng.choice(weights.size, size=count, p=weights / total).tolist()
-    # Without replacement: sort exponential clocks scaled by the weights; zero weights come last, in index order.
-    with np.errstate(divide="ignore"):
-        keys = rng.exponential(size=weights.size) / weights
-    return np.argsort(keys, kind="stable")[:count].tolist()
 
 
 class BatchSampler(Sampler[list]):
