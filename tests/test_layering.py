@@ -90,3 +90,23 @@ def test_the_check_names_each_kind_of_upward_import(source, reason):
 ])
 def test_the_check_allows_imports_from_the_layer_and_below(source):
     assert layering_violations(source, "ndgrad.ops") == []
+
+
+EXPLAIN_AND_DEBUG_TOOLS = ("ndgrad.autograd." + name for name in
+                           ("anomaly_mode", "explain", "hints", "leaks", "provenance", "trace"))
+
+
+def test_the_engine_imports_none_of_the_explain_and_debug_tools():
+    """They plug in through ndgrad.autograd.observers, which the engine asks once per pass."""
+    from ndgrad.autograd import engine
+
+    tools = tuple(EXPLAIN_AND_DEBUG_TOOLS)
+    imported = []
+    for node in ast.walk(ast.parse(Path(engine.__file__).read_text())):
+        if isinstance(node, ast.ImportFrom):
+            imported.append(node.module)
+            imported += [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            imported += [alias.name for alias in node.names]
+    assert [name for name in imported if name in tools] == []
+    assert "ndgrad.autograd.observers" in imported

@@ -47,12 +47,12 @@ def capture(depth=2):
     line number is looked up from the offset only when someone asks (``Site.from_raw``).
     """
     frame = _getframe(depth)
-    internal = _INTERNAL
+    internal, external = _INTERNAL, _EXTERNAL
     while frame is not None:
         code = frame.f_code
-        if code.co_filename not in internal:
-            if not is_internal_file(code.co_filename):
-                return code, frame.f_lasti
+        filename = code.co_filename
+        if filename in external or (filename not in internal and not is_internal_file(filename)):
+            return code, frame.f_lasti
         frame = frame.f_back
     return None
 
