@@ -10,11 +10,16 @@ otherwise, on the arrays wrapped), fan-in sums are array sums, and a leaf adopts
 hooks, and the tools watching the pass, see Tensors. With create_graph=True the gradients are Tensors that record,
 and every node runs its Tensor rule, so the gradients are differentiable again.
 
+Note [collector]: a pass frees the graph as it goes, by reference counts: the graph has no cycles. Python's cyclic
+collector, triggered by the gradients the pass allocates, would walk every node still alive (full collections of
+a deep graph cost about as much as the pass itself), so it is paused while any pass runs in the process.
+
 Note [hook order]: for each node, as PyTorch: its tensors' hooks, then retain_grad, then (autograd.grad) the
 capture, then the node's pre-hooks, the node, its post-hooks. autograd.grad runs only the nodes that lead to an
 input; the others, and the nodes behind them, never run.
 """
 
+import gc
 import threading
 from heapq import heapify, heappop, heappush
 
@@ -78,7 +83,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
     outer = _RUNNING.stack
     _RUNNING.stack = outer + ((capture is not None, retain_graph),)
     observers.entering()
-    with set_grad_enabled(graph):
+    with set_grad_enabled(graph), _COLLECTOR_PAUSED:
         fp_state = silence()  # for the whole pass, accumulation included (see Note [floating-point error state])
         try:
             while True:
@@ -149,6 +154,31 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
             observers.leaving(watch)
     observers.completed(leaked, root_nodes)
     return watch.captured if watch is not None else None
+
+
+class _CollectorPause:
+    """Pauses the cyclic collector while any backward pass runs in the process (see Note [collector]), and brings
+    back the state it found when the last one ends. A counter, as passes nest (a hook's backward) and run in several
+    threads at once."""
+
+    def __init__(self):
+        self.lock, self.passes, self.resume = threading.Lock(), 0, False
+
+    def __enter__(self):
+        with self.lock:
+            if not self.passes:
+                self.resume = gc.isenabled()
+                gc.disable()
+            self.passes += 1
+
+    def __exit__(self, *exc_info):
+        with self.lock:
+            self.passes -= 1
+            if not self.passes and self.resume:
+                gc.enable()
+
+
+_COLLECTOR_PAUSED = _CollectorPause()
 
 
 def _count_dependencies(root_nodes):
