@@ -80,3 +80,20 @@ def test_the_plain_pass_consults_no_watch(monkeypatch):
     (x.sin() * x).sum().backward()
     with pytest.raises(AssertionError, match="consulted a watch"):
         ndgrad.autograd.grad((x.sin() * x).sum(), x)  # capture is a watch
+
+
+def test_the_collector_is_paused_during_a_pass_and_restored_after():
+    import gc
+
+    seen = []
+    x = ndgrad.tensor([1.0, 2.0], requires_grad=True)
+    x.register_hook(lambda grad: seen.append(gc.isenabled()))
+    assert gc.isenabled()
+    (x * 2).sum().backward()
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        (x * 2).sum().backward()
+        assert not gc.isenabled()  # the user's choice stays
+    finally:
+        gc.enable()
