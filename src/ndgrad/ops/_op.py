@@ -78,6 +78,7 @@ class Op:
             parameters.index(cls.saved_for[n]) if n in cls.saved_for else None for n in cls.saves
         )
         cls._saves_first_input = (False, 0) in cls._save_plan
+        cls._save_steps = tuple((*plan, needed_by) for plan, needed_by in zip(cls._save_plan, cls._save_needed_by))
         if cls.__dict__.get("name"):
             OP_TABLE.append(cls)
 
@@ -440,19 +441,22 @@ def _record(cls, inputs, params, outs):
     node = _new(cls._node_class)
     node.__dict__ = params  # the op's keyword parameters, which rules read as ctx.dim, ctx.keepdim, ...
     node._sequence_nr = next(_sequence)
-    edges = []
-    for x in inputs:
-        if isinstance(x, Tensor) and x._requires_grad:
-            edges.append((x.grad_fn, x._output_nr) if x.grad_fn is not None else x._edge())
-        else:
-            edges.append(_NO_EDGE)
-    node._edges = tuple(edges)
+    if len(inputs) == 1:  # a unary op records only when its input requires grad
+        x = inputs[0]
+        node._edges = edges = ((x.grad_fn, x._output_nr) if x.grad_fn is not None else x._edge(),)
+    else:
+        node._edges = edges = tuple([
+            ((x.grad_fn, x._output_nr) if x.grad_fn is not None else x._edge())
+            if isinstance(x, Tensor) and x._requires_grad else _NO_EDGE
+            for x in inputs
+        ])
     if len(outs) == 1:
-        node._output_meta = ((outs[0]._data.shape, outs[0]._data.dtype),)
+        data = outs[0]._data
+        node._output_meta = ((data.shape, data.dtype),)
     else:
         node._output_meta = tuple([(out._data.shape, out._data.dtype) for out in outs])
-    if cls._save_plan:
-        node._saved, node._saved_versions = _saved_values(cls, inputs, outs, edges, Tensor)
+    if cls._save_steps:
+        node._saved, node._saved_versions = _saved_values(cls._save_steps, inputs, outs, edges, Tensor)
         if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
             pack_saved(node)
     else:  # nothing to save (add, views): no list either
@@ -464,10 +468,10 @@ def _record(cls, inputs, params, outs):
     return node
 
 
-def _saved_values(cls, inputs, outs, edges, Tensor):
+def _saved_values(steps, inputs, outs, edges, Tensor):
     """What the node saves for its vjp, and the version of each saved input (None for outputs and numbers)."""
     saved, versions = [], []
-    for (is_output, index), needed_by in zip(cls._save_plan, cls._save_needed_by):
+    for is_output, index, needed_by in steps:
         if needed_by is not None and edges[needed_by] is _NO_EDGE:
             saved.append(None)  # only another input's gradient reads it, and that input needs none
             versions.append(None)
