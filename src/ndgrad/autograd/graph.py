@@ -246,9 +246,12 @@ class OpNode(Node):
             xp = np if type(like) is np.ndarray else namespace_of(like)
             grads = [xp.zeros(s, d) if g is None else g for g, (s, d) in zip(grads, self._output_meta)]
         try:
-            return rule(self, *grads)
+            results = rule(self, *grads)
         except ValueError:  # NumPy's words (shapes that do not broadcast): the Tensor rule raises PyTorch's
+            results = NotImplemented
+        if results is NotImplemented:  # also what a rule returns for the cases it leaves to the Tensor rule
             return Node._apply_arrays(self, grads)
+        return results
 
 
 class AccumulateGrad(Node):

@@ -91,7 +91,8 @@ class Op:
         raise NotImplementedError
 
     # vjp_arrays(ctx, *grads): the vjp on raw arrays (ctx.saved_arrays), which the engine runs when it builds no graph
-    # (see Note [array rules] in ndgrad.autograd.engine); the tests check it against the vjp for every sample.
+    # (see Note [array rules] in ndgrad.autograd.engine), or NotImplemented for the cases it leaves to the vjp; the
+    # tests check it against the vjp for every sample.
     vjp_arrays = None
     jvp = staticmethod(_no_jvp)  # forward mode: an op declares jvp(ctx, *tangents) beside its vjp
     formula = None  # the vjp in one line of derivatives.yaml names ("grad_self = grad * other"), for autograd.trace

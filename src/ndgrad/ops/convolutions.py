@@ -12,6 +12,7 @@ import numpy as np
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import type_string
 from ndgrad._warnings import warn
+from ndgrad.ops._arrays import xp_of
 from ndgrad.ops._checks import int_list
 from ndgrad.ops._op import MATMUL, SHAPE, Op
 from ndgrad.ops.complex_numbers import view_as_real
@@ -178,6 +179,31 @@ class Convolution(Op):
                 grad_weight = (x_groups @ cols.transpose(2, 3)).sum(0).reshape(weight.shape)
         if len(needs) > 2 and needs[2]:
             grad_bias = grad.sum((0, *range(2, grad.ndim)))
+        return grad_x, grad_weight, grad_bias
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        if ctx.transposed:
+            return NotImplemented  # the transposed form: the Tensor rule, on the arrays wrapped
+        x, weight = ctx.saved_arrays
+        xp = xp_of(grad)
+        g, kernel, n = ctx.groups, weight.shape[2:], x.shape[0]
+        window = (kernel, ctx.dilation, ctx.padding, ctx.stride)
+        w = weight.reshape(g, weight.shape[0] // g, -1)  # (G, C_out/G, C_in/G K)
+        positions = math.prod(grad.shape[2:])
+        grad_groups = grad.reshape(n, g, w.shape[1], positions)  # (N, G, C_out/G, L)
+        needs = ctx.needs_input_grad
+        grad_x = grad_weight = grad_bias = None
+        if needs[0]:
+            cols = xp.matmul(w.transpose(0, 2, 1), grad_groups).reshape(n, g * w.shape[2], positions)
+            grad_x = _col2im(xp, cols, x.shape[2:], *window)
+        if needs[1]:  # one product per group, summed over samples and positions at once
+            cols = _im2col(xp, x, *window).reshape(n, g, w.shape[2], positions)
+            grads = grad_groups.transpose(1, 2, 0, 3).reshape(g, w.shape[1], n * positions)
+            columns = cols.transpose(1, 0, 3, 2).reshape(g, n * positions, w.shape[2])
+            grad_weight = xp.matmul(grads, columns).reshape(weight.shape)
+        if len(needs) > 2 and needs[2]:
+            grad_bias = grad.sum(axis=(0, *range(2, grad.ndim)))
         return grad_x, grad_weight, grad_bias
 
     @staticmethod
