@@ -700,7 +700,7 @@ def _checked_method(run, signature):
 
     @functools.wraps(run)
     def method(self, *args, **kwargs):
-        packs = None if kwargs else fitting.get(tuple(map(type, args)))
+        packs = None if kwargs else fitting.get(tuple(map(type, args)) if args else ())  # x.exp(): no map
         if packs is None:
             run_args, run_kwargs, _ = signature.check_values(args, kwargs)  # a method has no out=
         else:

@@ -42,8 +42,10 @@ class SavedOutput:
 
     def __init__(self, tensor):
         self.data, self.output_nr = tensor._data, tensor._output_nr
-        self.version_counter = tensor._shared_counter()
-        self.saved_version = self.version_counter[0]
+        counter = tensor._version_counter  # inlined Tensor._shared_counter: this runs for every saved output
+        if counter is None:
+            counter = tensor._version_counter = [0]
+        self.version_counter, self.saved_version = counter, counter[0]
         self.tangent = None  # the output's forward-mode tangent, kept so backward-of-forward sees a dual output
 
     def rebind(self, tensor):

@@ -456,40 +456,36 @@ def _record(cls, inputs, params, outs):
         node._output_meta = ((data.shape, data.dtype),)
     else:
         node._output_meta = tuple([(out._data.shape, out._data.dtype) for out in outs])
-    if cls._save_steps:
-        node._saved, node._saved_versions = _saved_values(cls._save_steps, inputs, outs, edges, Tensor)
+    steps = cls._save_steps
+    if not steps:  # nothing to save (add, views): no list either
+        node._saved = node._saved_versions = ()
+    else:
+        saved, versions = [], []  # versions: an input tensor's version when saved; None for outputs and numbers
+        for is_output, index, needed_by in steps:
+            if needed_by is not None and edges[needed_by] is _NO_EDGE:
+                saved.append(None)  # only another input's gradient reads it, and that input needs none
+                versions.append(None)
+            elif is_output:
+                out = outs[index]
+                out._output_nr = index
+                saved.append(SavedOutput(out))
+                versions.append(None)
+            else:
+                x = inputs[index]
+                saved.append(x)
+                if isinstance(x, Tensor):
+                    counter = x._version_counter  # inlined Tensor._version: this runs for every saved input
+                    versions.append(counter[0] if counter is not None else 0)
+                else:
+                    versions.append(None)
+        node._saved, node._saved_versions = saved, tuple(versions)
         if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
             pack_saved(node)
-    else:  # nothing to save (add, views): no list either
-        node._saved = node._saved_versions = ()
     if _AnomalyState.enabled:
         remember_forward(node, inputs, outs)  # with check_forward, stops at the first NaN made
     if _Provenance.enabled:
         node._site = capture(3)  # the user's file and line (see ndgrad.autograd.provenance)
     return node
-
-
-def _saved_values(steps, inputs, outs, edges, Tensor):
-    """What the node saves for its vjp, and the version of each saved input (None for outputs and numbers)."""
-    saved, versions = [], []
-    for is_output, index, needed_by in steps:
-        if needed_by is not None and edges[needed_by] is _NO_EDGE:
-            saved.append(None)  # only another input's gradient reads it, and that input needs none
-            versions.append(None)
-        elif is_output:
-            out = outs[index]
-            out._output_nr = index
-            saved.append(SavedOutput(out))
-            versions.append(None)
-        else:
-            x = inputs[index]
-            saved.append(x)
-            if isinstance(x, Tensor):
-                counter = x._version_counter  # inlined Tensor._version: this runs for every saved input
-                versions.append(counter[0] if counter is not None else 0)
-            else:
-                versions.append(None)
-    return saved, tuple(versions)
 
 
 def _on_one_device(arrays):
