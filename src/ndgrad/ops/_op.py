@@ -65,6 +65,8 @@ class Op:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        if "vjp" in cls.__dict__ and "vjp_arrays" not in cls.__dict__:
+            cls.vjp_arrays = None  # an inherited array rule would not be this vjp's: the vjp runs instead
         node_name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward0"
         namespace = {"op": cls, "__module__": "ndgrad.autograd.graph"}
         if cls.__dict__.get("node_qualname"):

@@ -284,6 +284,13 @@ class Pow(Op):
         return (grad * (ctx.exponent * x ** (ctx.exponent - 1)).conj(),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        (x,) = ctx.saved_arrays
+        if ctx.exponent == 0:
+            return (grad * 0,)
+        return (grad * conj(ctx.exponent * x ** (ctx.exponent - 1)),)
+
+    @staticmethod
     def jvp(ctx, x_t):
         (x,) = ctx.saved_tensors
         if ctx.exponent == 0:

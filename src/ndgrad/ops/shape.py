@@ -10,6 +10,7 @@ from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad._device import to_device
 from ndgrad._dtype import legacy_type_name
 from ndgrad._warnings import warn
+from ndgrad.ops._arrays import xp_of
 from ndgrad.ops._broadcast import sum_array_to, sum_to
 from ndgrad.ops._op import SHAPE, Op
 
@@ -197,6 +198,10 @@ class Squeeze(Op):
         return (grad.reshape(ctx.input_shapes[0]),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (grad.reshape(ctx.input_shapes[0]),)
+
+    @staticmethod
     def jvp(ctx, x_t):
         return Squeeze.apply(x_t)
 
@@ -244,6 +249,10 @@ class Unsqueeze(Op):
     @staticmethod
     def vjp(ctx, grad):
         return (grad.squeeze(ctx.dim),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        return (grad.reshape(ctx.input_shapes[0]),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -305,6 +314,11 @@ class Select(Op):
         return (_embed(grad, ctx.input_shapes[0], (slice(None),) * ctx.dim + (ctx.index,)),)
 
     @staticmethod
+    def vjp_arrays(ctx, grad):
+        index = (slice(None),) * ctx.dim + (ctx.index,)
+        return (IndexBackward.forward(xp_of(grad), grad, ctx.input_shapes[0], index),)
+
+    @staticmethod
     def jvp(ctx, x_t):
         return Select.apply(x_t, dim=ctx.dim, index=ctx.index)
 
@@ -323,6 +337,11 @@ class Slice(Op):
     def vjp(ctx, grad):
         index = (slice(None),) * ctx.dim + (slice(ctx.start, ctx.stop, ctx.step),)
         return (_embed(grad, ctx.input_shapes[0], index),)
+
+    @staticmethod
+    def vjp_arrays(ctx, grad):
+        index = (slice(None),) * ctx.dim + (slice(ctx.start, ctx.stop, ctx.step),)
+        return (IndexBackward.forward(xp_of(grad), grad, ctx.input_shapes[0], index),)
 
     @staticmethod
     def jvp(ctx, x_t):
