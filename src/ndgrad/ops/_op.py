@@ -368,11 +368,14 @@ def _unwrap(inputs, Tensor, float_only):
         if float_only and data.dtype.kind not in "fc":
             return [data], inputs[0]._requires_grad, get_default_dtype().numpy
         return [data], inputs[0]._requires_grad, None
-    if len(inputs) == 2 and isinstance(inputs[0], Tensor) and isinstance(inputs[1], Tensor):  # binary, one dtype
+    if len(inputs) == 2 and isinstance(inputs[0], Tensor):
         x, y = inputs
-        a, b = x._data, y._data
-        if a.dtype == b.dtype and (not float_only or a.dtype.kind in "fc"):
-            return [a, b], x._requires_grad or y._requires_grad, None
+        if type(y) is float and x._data.dtype.kind in "fc":  # a float tensor and a Python float: no promotion
+            return [x._data, y], x._requires_grad, None
+        if isinstance(y, Tensor):  # binary, one dtype
+            a, b = x._data, y._data
+            if a.dtype == b.dtype and (not float_only or a.dtype.kind in "fc"):
+                return [a, b], x._requires_grad or y._requires_grad, None
     arrays, needs_grad, common, numbers = [], False, None, False
     for x in inputs:
         if isinstance(x, Tensor):
