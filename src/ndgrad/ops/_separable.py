@@ -20,7 +20,7 @@ class Gather(Op):
     formula = "grad_self = grad scattered back to the gathered positions"
     @staticmethod
     def vjp(ctx, grad):
-        return (Scatter.apply(grad, index=ctx.index, size=ctx.input_shapes[0][1]),)
+        return (Scatter.apply(grad, index=ctx.index, size=ctx.input_shapes[0][1], unique=False),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -28,12 +28,17 @@ class Gather(Op):
 
 
 class Scatter(Op):
-    """out[b, index[b, q]] += grad[b, q] into (B, size) zero planes: the vjp of max pooling."""
+    """out[b, index[b, q]] += grad[b, q] into (B, size) zero planes: the vjp of max pooling. ``unique``: no position
+    repeats in a plane (windows that do not overlap), so each is written once instead of summed."""
 
     @staticmethod
-    def forward(xp, grad, index, size):
+    def forward(xp, grad, index, size, unique):
         batch = grad.shape[0]
         flat = (xp.arange(batch)[:, None] * size + index).ravel()
+        if unique:  # NOTE: a write, without bincount's float64 sums over all the planes (and their page faults)
+            out = xp.zeros(batch * size, grad.dtype)
+            out[flat] = grad.ravel()
+            return out.reshape(batch, size)
         sums = xp.bincount(flat, weights=grad.ravel(), minlength=batch * size)  # NOTE: sums in float64
         return sums.reshape(batch, size).astype(grad.dtype)
 
@@ -44,7 +49,7 @@ class Scatter(Op):
 
     @staticmethod
     def jvp(ctx, grad_t):
-        return Scatter.apply(grad_t, index=ctx.index, size=ctx.size)
+        return Scatter.apply(grad_t, index=ctx.index, size=ctx.size, unique=ctx.unique)
 
 
 class SparseMatrix:
@@ -117,6 +122,11 @@ def _constants(like, matrices):
 def selection_matrix(sources, size):
     """The (len(sources), size) SparseMatrix that picks input position sources[o] for output position o."""
     return SparseMatrix(sources, 1.0, size)
+
+
+def along(axis, first, step, count):
+    """The index of ``count`` positions ``step`` apart from ``first`` along ``axis`` (negative): a strided view."""
+    return (Ellipsis, slice(first, first + (count - 1) * step + 1, step)) + (slice(None),) * (-axis - 1)
 
 
 def check(condition, message, error=RuntimeError):
