@@ -66,16 +66,43 @@ class SparseMatrix:
         self.dense = np.zeros((len(self.sources), size))
         rows = np.broadcast_to(np.arange(len(self.sources))[:, None], self.sources.shape)
         np.add.at(self.dense, (rows, self.sources), self.weights if valid is None else np.where(valid, self.weights, 0))
+        self.strided = _strided_taps(self.sources, self.weights, valid)
+
+
+def _strided_taps(sources, weights, valid):
+    """(first, step, gap, weight) where every tap is valid, has one weight, and tap j of output o reads
+    first + o * step + j * gap (average pooling without padding, any stride): then each tap over all the outputs is a
+    strided view of the input, and the forward sums views instead of gathering copies. None otherwise."""
+    out, taps = sources.shape
+    if not out or not taps or (valid is not None and not np.all(valid)) or np.any(weights != weights[0, 0]):
+        return None
+    first = int(sources[0, 0])
+    step = int(sources[1, 0]) - first if out > 1 else 1
+    gap = int(sources[0, 1]) - first if taps > 1 else 1
+    regular = sources == first + np.arange(out)[:, None] * step + np.arange(taps) * gap
+    return (first, step, gap, float(weights[0, 0])) if step > 0 and gap > 0 and regular.all() else None
 
 
 def apply_sparse(xp, x, matrices):
     """Each of the last len(matrices) dims of x through its SparseMatrix."""
     for dim, matrix in zip(range(-len(matrices), 0), matrices):
-        terms = xp.moveaxis(x, dim, -1)[..., xp.asarray(matrix.sources)] * xp.asarray(matrix.weights, dtype=x.dtype)
-        if matrix.valid is not None:
-            terms = xp.where(xp.asarray(matrix.valid), terms, 0)
-        x = xp.moveaxis(terms.sum(-1), -1, dim)
+        if matrix.strided is not None:
+            x = _sum_views(x, dim, *matrix.strided, *matrix.sources.shape)
+        else:
+            terms = xp.moveaxis(x, dim, -1)[..., xp.asarray(matrix.sources)] * xp.asarray(matrix.weights, dtype=x.dtype)
+            if matrix.valid is not None:
+                terms = xp.where(xp.asarray(matrix.valid), terms, 0)
+            x = xp.moveaxis(terms.sum(-1), -1, dim)
     return x
+
+
+def _sum_views(x, dim, first, step, gap, weight, out, taps):
+    """A strided SparseMatrix along ``dim``: the taps' views of x summed, times their weight."""
+    total = x[along(dim, first, step, out)].copy()
+    for tap in range(1, taps):
+        total += x[along(dim, first + tap * gap, step, out)]
+    total *= weight
+    return total
 
 
 def apply_transposed(x, matrices):

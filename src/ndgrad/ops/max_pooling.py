@@ -56,21 +56,21 @@ def _scan_dim(xp, values, local, axis, kernel, stride, padding, dilation, out, c
         widths[axis] = (padding, right)
         values = xp.pad(values, widths, constant_values=_low(xp, values.dtype))
         local = None if local is None else xp.pad(local, widths)
-    dtype = xp.int8 if kernel * cells <= 127 else xp.int32
+    dtype = xp.int8 if kernel * cells <= 127 else xp.int32  # small ints: few pages of temporaries
     starts = xp.arange(out) * stride  # in padded positions
     first = -(-xp.maximum(padding - starts, 0) // dilation)  # the first cell inside the input
     inside = starts + first * dilation
     best = xp.take(values, inside, axis=axis)
-    best_local = xp.zeros(best.shape, dtype) + (first * cells).astype(dtype).reshape((out,) + (1,) * (-axis - 1))
-    if local is not None:
-        best_local += xp.take(local, inside, axis=axis)
+    own = (first * cells).astype(dtype).reshape((out,) + (1,) * (-axis - 1))
+    best_local = xp.broadcast_to(own, best.shape).copy() if local is None else xp.take(local, inside, axis=axis) + own
     for offset in range(1, kernel):  # the padding before `first` never wins
         window_cells = along(axis, offset * dilation, stride, out)
         cell = values[window_cells]
         better = cell > best
         if cell.dtype.kind == "f":
             better |= xp.isnan(cell)
-        xp.maximum(best, cell, out=best)  # the same values as where(better, cell, best)
+        # where(better, cell, best)'s values: at ties NumPy's maximum returns its second argument (-0.0 stays first)
+        xp.maximum(cell, best, out=best)
         candidate = offset * cells if local is None else local[window_cells] + dtype(offset * cells)
         # NOTE: a select by arithmetic: xp.where with a mask that changes at random is several times slower
         best_local += better * (candidate - best_local)
