@@ -20,7 +20,7 @@ class Gather(Op):
     formula = "grad_self = grad scattered back to the gathered positions"
     @staticmethod
     def vjp(ctx, grad):
-        return (Scatter.apply(grad, index=ctx.index, size=ctx.input_shapes[0][1]),)
+        return (Scatter.apply(grad, index=ctx.index, size=ctx.input_shapes[0][1], unique=False),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -28,12 +28,17 @@ class Gather(Op):
 
 
 class Scatter(Op):
-    """out[b, index[b, q]] += grad[b, q] into (B, size) zero planes: the vjp of max pooling."""
+    """out[b, index[b, q]] += grad[b, q] into (B, size) zero planes: the vjp of max pooling. ``unique``: no position
+    repeats in a plane (windows that do not overlap), so each is written once instead of summed."""
 
     @staticmethod
-    def forward(xp, grad, index, size):
+    def forward(xp, grad, index, size, unique):
         batch = grad.shape[0]
         flat = (xp.arange(batch)[:, None] * size + index).ravel()
+        if unique:  # NOTE: a write, without bincount's float64 sums over all the planes (and their page faults)
+            out = xp.zeros(batch * size, grad.dtype)
+            out[flat] = grad.ravel()
+            return out.reshape(batch, size)
         sums = xp.bincount(flat, weights=grad.ravel(), minlength=batch * size)  # NOTE: sums in float64
         return sums.reshape(batch, size).astype(grad.dtype)
 
@@ -44,7 +49,7 @@ class Scatter(Op):
 
     @staticmethod
     def jvp(ctx, grad_t):
-        return Scatter.apply(grad_t, index=ctx.index, size=ctx.size)
+        return Scatter.apply(grad_t, index=ctx.index, size=ctx.size, unique=ctx.unique)
 
 
 class SparseMatrix:
@@ -61,16 +66,43 @@ class SparseMatrix:
         self.dense = np.zeros((len(self.sources), size))
         rows = np.broadcast_to(np.arange(len(self.sources))[:, None], self.sources.shape)
         np.add.at(self.dense, (rows, self.sources), self.weights if valid is None else np.where(valid, self.weights, 0))
+        self.strided = _strided_taps(self.sources, self.weights, valid)
+
+
+def _strided_taps(sources, weights, valid):
+    """(first, step, gap, weight) where every tap is valid, has one weight, and tap j of output o reads
+    first + o * step + j * gap (average pooling without padding, any stride): then each tap over all the outputs is a
+    strided view of the input, and the forward sums views instead of gathering copies. None otherwise."""
+    out, taps = sources.shape
+    if not out or not taps or (valid is not None and not np.all(valid)) or np.any(weights != weights[0, 0]):
+        return None
+    first = int(sources[0, 0])
+    step = int(sources[1, 0]) - first if out > 1 else 1
+    gap = int(sources[0, 1]) - first if taps > 1 else 1
+    regular = sources == first + np.arange(out)[:, None] * step + np.arange(taps) * gap
+    return (first, step, gap, float(weights[0, 0])) if step > 0 and gap > 0 and regular.all() else None
 
 
 def apply_sparse(xp, x, matrices):
     """Each of the last len(matrices) dims of x through its SparseMatrix."""
     for dim, matrix in zip(range(-len(matrices), 0), matrices):
-        terms = xp.moveaxis(x, dim, -1)[..., xp.asarray(matrix.sources)] * xp.asarray(matrix.weights, dtype=x.dtype)
-        if matrix.valid is not None:
-            terms = xp.where(xp.asarray(matrix.valid), terms, 0)
-        x = xp.moveaxis(terms.sum(-1), -1, dim)
+        if matrix.strided is not None:
+            x = _sum_views(x, dim, *matrix.strided, *matrix.sources.shape)
+        else:
+            terms = xp.moveaxis(x, dim, -1)[..., xp.asarray(matrix.sources)] * xp.asarray(matrix.weights, dtype=x.dtype)
+            if matrix.valid is not None:
+                terms = xp.where(xp.asarray(matrix.valid), terms, 0)
+            x = xp.moveaxis(terms.sum(-1), -1, dim)
     return x
+
+
+def _sum_views(x, dim, first, step, gap, weight, out, taps):
+    """A strided SparseMatrix along ``dim``: the taps' views of x summed, times their weight."""
+    total = x[along(dim, first, step, out)].copy()
+    for tap in range(1, taps):
+        total += x[along(dim, first + tap * gap, step, out)]
+    total *= weight
+    return total
 
 
 def apply_transposed(x, matrices):
@@ -117,6 +149,11 @@ def _constants(like, matrices):
 def selection_matrix(sources, size):
     """The (len(sources), size) SparseMatrix that picks input position sources[o] for output position o."""
     return SparseMatrix(sources, 1.0, size)
+
+
+def along(axis, first, step, count):
+    """The index of ``count`` positions ``step`` apart from ``first`` along ``axis`` (negative): a strided view."""
+    return (Ellipsis, slice(first, first + (count - 1) * step + 1, step)) + (slice(None),) * (-axis - 1)
 
 
 def check(condition, message, error=RuntimeError):

@@ -17,7 +17,7 @@ from ndgrad.ops._pool_windows import (
     pool_arguments,
     pool_size,
 )
-from ndgrad.ops._separable import Gather, Scatter, check
+from ndgrad.ops._separable import Gather, Scatter, along, check
 
 __all__ = ["max_pool1d", "max_pool2d", "max_pool3d", "max_pool1d_with_indices"]  # torch has these at top level
 FUNCTIONAL = []  # torch.nn.functional's forms are in functional_pooling
@@ -28,19 +28,67 @@ def _low(xp, dtype):
     return -xp.inf if dtype.kind == "f" else xp.iinfo(dtype).min
 
 
+def _scan_pick(xp, windows):
+    """The cell of each window (the last axis) that torch's scan keeps (see _scan_dim): the first maximum, or the
+    last NaN."""
+    local = xp.argmax(windows, axis=-1)
+    if windows.dtype.kind == "f":
+        nan = xp.isnan(windows)
+        last_nan = windows.shape[-1] - 1 - xp.argmax(nan[..., ::-1], axis=-1)
+        local = xp.where(nan.any(axis=-1), last_nan, local)
+    return local
+
+
 # ---- max pooling ----------------------------------------------------------------------------------------------
-def _windows(xp, x, fill, kernel_size, stride, padding, dilation, out_size):
-    """x's pooling windows over its last len(kernel_size) dims, padded with ``fill``, as (..., *out_size, cells);
-    and whether any cell is padding."""
-    nd = len(kernel_size)
-    sizes = x.shape[-nd:]
-    spans = [d * (k - 1) + 1 for k, d in zip(kernel_size, dilation)]
-    extents = [(o - 1) * s + span for o, s, span in zip(out_size, stride, spans)]
-    pad = [(0, 0)] * (x.ndim - nd) + [(p, max(0, e - p - n)) for p, e, n in zip(padding, extents, sizes)]
-    padded = xp.pad(x, pad, constant_values=fill)[(Ellipsis, *(slice(0, e) for e in extents))]
-    windows = xp.lib.stride_tricks.sliding_window_view(padded, spans, axis=tuple(range(-nd, 0)))
-    windows = windows[(Ellipsis, *(slice(None, None, s) for s in stride), *(slice(None, None, d) for d in dilation))]
-    return windows.reshape(x.shape[:-nd] + tuple(out_size) + (math.prod(kernel_size),)), any(map(any, pad))
+def _scan_dim(xp, values, local, axis, kernel, stride, padding, dilation, out, cells):
+    """One dim of torch's window scan: along ``axis``, each window's maximum and which of its cells that is, in
+    ``local``: numbered in scan order, with the ``cells`` cells of the dims after ``axis`` (``local`` so far, None at
+    first) inside each cell of this dim.
+
+    Torch starts each window at its first cell inside the input with a maximum of -inf, and a cell replaces the
+    maximum where it is greater or NaN: at ties the first cell wins, among NaNs the last, and padding (-inf here)
+    never. A window scanned in order is its rows scanned in order, each row being its cells scanned, so one dim at a
+    time, the last first, gives torch's pick."""
+    size = values.shape[axis]
+    right = max(0, (out - 1) * stride + (kernel - 1) * dilation + 1 - padding - size)  # ceil_mode's last window
+    if padding or right:
+        widths = [(0, 0)] * values.ndim
+        widths[axis] = (padding, right)
+        values = xp.pad(values, widths, constant_values=_low(xp, values.dtype))
+        local = None if local is None else xp.pad(local, widths)
+    dtype = xp.int8 if kernel * cells <= 127 else xp.int32  # small ints: few pages of temporaries
+    starts = xp.arange(out) * stride  # in padded positions
+    first = -(-xp.maximum(padding - starts, 0) // dilation)  # the first cell inside the input
+    inside = starts + first * dilation
+    best = xp.take(values, inside, axis=axis)
+    own = (first * cells).astype(dtype).reshape((out,) + (1,) * (-axis - 1))
+    best_local = xp.broadcast_to(own, best.shape).copy() if local is None else xp.take(local, inside, axis=axis) + own
+    for offset in range(1, kernel):  # the padding before `first` never wins
+        window_cells = along(axis, offset * dilation, stride, out)
+        cell = values[window_cells]
+        better = cell > best
+        if cell.dtype.kind == "f":
+            better |= xp.isnan(cell)
+        # where(better, cell, best)'s values: at ties NumPy's maximum returns its second argument (-0.0 stays first)
+        xp.maximum(cell, best, out=best)
+        candidate = offset * cells if local is None else local[window_cells] + dtype(offset * cells)
+        # NOTE: a select by arithmetic: xp.where with a mask that changes at random is several times slower
+        best_local += better * (candidate - best_local)
+    return best, best_local
+
+
+def _plane_index(xp, local, shape, kernel_size, stride, padding, dilation, out_size):
+    """The index in its plane of each window's cell ``local`` (numbered in scan order): the window's start plus a
+    table of its cells' offsets."""
+    starts, offsets, plane = 0, 0, 1
+    for dim in range(-1, -len(kernel_size) - 1, -1):
+        along_dim = (-1,) + (1,) * (-dim - 1)
+        starts = starts + (xp.arange(out_size[dim]) * stride[dim] - padding[dim]).reshape(along_dim) * plane
+        offsets = offsets + (xp.arange(kernel_size[dim]) * dilation[dim]).reshape(along_dim) * plane
+        plane *= shape[dim]
+    index = xp.take(offsets.ravel(), local)
+    index += starts
+    return index
 
 
 class MaxPool2DWithIndices(Op):
@@ -52,29 +100,27 @@ class MaxPool2DWithIndices(Op):
 
     @staticmethod
     def forward(xp, x, kernel_size, stride, padding, dilation, out_size):
-        nd, low = len(kernel_size), _low(xp, x.dtype)
-        window = (kernel_size, stride, padding, dilation, out_size)
-        windows, padded = _windows(xp, x, low, *window)
-        local = xp.argmax(windows, axis=-1)  # NOTE: the first maximum, as torch's strict > scan
-        result = xp.take_along_axis(windows, local[..., None], axis=-1)[..., 0]
-        if padded and (result == low).any():  # NOTE: all -inf: torch keeps the window's first cell in the input
-            inside = _windows(xp, xp.ones(x.shape[-nd:], bool), False, *window)[0]
-            local = xp.where(result == low, xp.argmax(inside & (windows == low), axis=-1), local)
-        index = 0
-        for dim, offset in enumerate(xp.unravel_index(local, kernel_size)):
-            start = (xp.arange(out_size[dim]) * stride[dim] - padding[dim]).reshape(
-                tuple(out_size[dim] if d == dim else 1 for d in range(nd)))
-            index = index * x.shape[x.ndim - nd + dim] + start + offset * dilation[dim]
-        return result, xp.asarray(index, dtype=xp.int64)
+        values, local, cells = x, None, 1
+        for axis, window in zip(range(-1, -len(kernel_size) - 1, -1),
+                                zip(*map(reversed, (kernel_size, stride, padding, dilation, out_size)))):
+            values, local = _scan_dim(xp, values, local, axis, *window, cells)
+            cells *= window[0]
+        return values, _plane_index(xp, local, x.shape, kernel_size, stride, padding, dilation, out_size)
 
     formula = "grad_self = zeros(self.shape) with grad scattered to the argmax indices"
-    @staticmethod
-    def vjp(ctx, grad, grad_indices):
+    @classmethod
+    def vjp(cls, ctx, grad, grad_indices):
         (indices,) = ctx.saved_tensors
         shape, nd = ctx.input_shapes[0], len(ctx.out_size)
         planes, cells = plane_sizes(indices.shape, nd)
         index = indices._data.reshape(planes, cells)
-        return (Scatter.apply(grad.reshape(planes, cells), index=index, size=plane_sizes(shape, nd)[1]).reshape(shape),)
+        return (Scatter.apply(grad.reshape(planes, cells), index=index, size=plane_sizes(shape, nd)[1],
+                              unique=cls.disjoint(ctx)).reshape(shape),)
+
+    @staticmethod
+    def disjoint(ctx):
+        """Whether no two windows share a cell, so that no cell gets two gradients: a stride past the window."""
+        return all(s >= (k - 1) * d + 1 for k, s, d in zip(ctx.kernel_size, ctx.stride, ctx.dilation))
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -98,6 +144,11 @@ class AdaptiveMaxPool2D(MaxPool2DWithIndices):
     name = "adaptive_max_pool2d"
 
     @staticmethod
+    def disjoint(ctx):
+        """Adaptive windows tile the input where each size is a multiple of the output's, and overlap elsewhere."""
+        return all(n % o == 0 for n, o in zip(ctx.input_shapes[0][-len(ctx.out_size):], ctx.out_size))
+
+    @staticmethod
     def forward(xp, x, out_size):
         nd = len(out_size)
         sizes = x.shape[-nd:]
@@ -111,7 +162,7 @@ class AdaptiveMaxPool2D(MaxPool2DWithIndices):
         index = xp.asarray(index.reshape(tuple(out_size) + (-1,)))
         windows = x.reshape(x.shape[:-nd] + (math.prod(sizes),))[..., index]
         windows = xp.where(xp.asarray(valid.reshape(index.shape)), windows, _low(xp, x.dtype))
-        local = xp.argmax(windows, axis=-1)[..., None]
+        local = _scan_pick(xp, windows)[..., None]
         result = xp.take_along_axis(windows, local, axis=-1)[..., 0]
         return result, xp.take_along_axis(xp.broadcast_to(index, windows.shape), local, axis=-1)[..., 0]
 
@@ -219,6 +270,11 @@ class FractionalMaxPool2D(MaxPool2DWithIndices):
     name = "fractional_max_pool2d"
 
     @staticmethod
+    def disjoint(ctx):
+        """Fractional windows may overlap (random starts)."""
+        return False
+
+    @staticmethod
     def forward(xp, x, kernel_size, out_size, samples, sample_order):
         nd = len(kernel_size)
         sizes, lead = x.shape[-nd:], x.shape[:-nd]
@@ -235,7 +291,7 @@ class FractionalMaxPool2D(MaxPool2DWithIndices):
         flat = x.reshape(planes, math.prod(sizes))
         windows = xp.take_along_axis(flat, index.reshape(planes, math.prod(index.shape[1:])), axis=1)
         windows = windows.reshape(index.shape)
-        local = xp.argmax(windows, axis=-1)[..., None]  # NOTE: the first maximum, NaN wins, as torch's scan
+        local = _scan_pick(xp, windows)[..., None]
         result = xp.take_along_axis(windows, local, axis=-1)[..., 0]
         indices = xp.take_along_axis(index, local, axis=-1)[..., 0]
         return result.reshape(lead + tuple(out_size)), indices.reshape(lead + tuple(out_size)).astype(xp.int64)

@@ -5,6 +5,7 @@ the sizes alone, built on the host whatever the device of the data. The 1-d form
 as torch builds them.
 """
 
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,6 +31,7 @@ class AdaptiveAvgPool3D(AdaptiveAvgPool2D):
     name = "adaptive_avg_pool3d"
 
 
+@lru_cache(maxsize=256)  # the matrices depend on sizes alone, and a network pools the same sizes at every step
 def _adaptive_average_matrix(size, out):
     positions, valid = adaptive_windows(size, out)
     return SparseMatrix(positions, 1 / valid.sum(axis=1, keepdims=True), size, valid)
@@ -92,6 +94,7 @@ class AvgPool3D(AvgPool2D):
     name = "avg_pool3d"
 
 
+@lru_cache(maxsize=256)
 def _average_matrix(size, kernel, stride, padding, out, count_include_pad, divisor):
     """The (out, size) SparseMatrix of one dim of avg pooling; ``divisor``: this dim's share of divisor_override."""
     start = np.arange(out) * stride - padding
