@@ -197,11 +197,9 @@ class Convolution(Op):
         if needs[0]:
             cols = xp.matmul(w.transpose(0, 2, 1), grad_groups).reshape(n, g * w.shape[2], positions)
             grad_x = _col2im(xp, cols, x.shape[2:], *window)
-        if needs[1]:  # one product per group, summed over samples and positions at once
+        if needs[1]:  # a product per sample, summed: faster than one product over every sample's positions
             cols = _im2col(xp, x, *window).reshape(n, g, w.shape[2], positions)
-            grads = grad_groups.transpose(1, 2, 0, 3).reshape(g, w.shape[1], n * positions)
-            columns = cols.transpose(1, 0, 3, 2).reshape(g, n * positions, w.shape[2])
-            grad_weight = xp.matmul(grads, columns).reshape(weight.shape)
+            grad_weight = xp.matmul(grad_groups, cols.transpose(0, 1, 3, 2)).sum(0).reshape(weight.shape)
         if len(needs) > 2 and needs[2]:
             grad_bias = grad.sum(axis=(0, *range(2, grad.ndim)))
         return grad_x, grad_weight, grad_bias
