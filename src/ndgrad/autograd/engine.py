@@ -61,7 +61,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
         dependencies, needed = _count_dependencies(root_nodes), None
     else:
         dependencies, needed = _count_dependencies_and_needed(root_nodes, capture)
-    leaked = observers.leaked_nodes([*root_nodes, *dependencies])
+    leaked = observers.leaked_nodes(root_nodes, dependencies)
     watch = observers.watch_pass(roots, root_grads, retain_graph, graph, capture, needed)
     freed_by = observers.freeing_site(retain_graph)
     buffers = {}
@@ -125,7 +125,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                     if grad is not None:
                         shape, dtype = next_node._output_meta[input_nr]
                         data = grad._data if graph else grad
-                        if data.shape != shape or data.dtype != dtype:
+                        if data.shape != shape or (data.dtype is not dtype and data.dtype != dtype):
                             grad = _conform(grad, shape, dtype) if graph else _conform_array(grad, shape, dtype)
                         buffer = buffers.get(next_node)
                         if buffer is None:
@@ -182,17 +182,20 @@ _COLLECTOR_PAUSED = _CollectorPause()
 
 
 def _count_dependencies(root_nodes):
-    dependencies = {}
-    seen = set(root_nodes)
-    stack = list(seen)
+    """The count of every node the roots reach (a root starts at 0), each node walked once: being counted is
+    having been seen."""
+    dependencies = dict.fromkeys(root_nodes, 0)
+    stack = list(dependencies)
     while stack:
         for next_node, _ in stack.pop()._edges:
             if next_node is None:
                 continue
-            dependencies[next_node] = dependencies.get(next_node, 0) + 1
-            if next_node not in seen:
-                seen.add(next_node)
+            count = dependencies.get(next_node)
+            if count is None:
+                dependencies[next_node] = 1
                 stack.append(next_node)
+            else:
+                dependencies[next_node] = count + 1
     return dependencies
 
 

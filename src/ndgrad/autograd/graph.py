@@ -168,6 +168,15 @@ class OpNode(Node):
 
     @property
     def saved_tensors(self):
+        return self._unpacked(False)
+
+    @property
+    def saved_arrays(self):
+        """saved_tensors for an array rule: the saved values as raw arrays (Python numbers stay numbers), after the
+        same version checks."""
+        return self._unpacked(True)
+
+    def _unpacked(self, arrays):
         saved = self._saved
         if saved is None:
             raise RuntimeError(FREED_MESSAGE)
@@ -177,29 +186,12 @@ class OpNode(Node):
                 counter = item._version_counter  # inlined Tensor._version: this runs for every saved input
                 if (counter[0] if counter is not None else 0) != version:
                     check_version(item, version, self)
-            elif type(item) is SavedOutput or type(item) is SavedPacked:
-                item = item.unpack(self)
-            unpacked.append(item)
-        return unpacked
-
-    @property
-    def saved_arrays(self):
-        """saved_tensors for an array rule: the saved values as raw arrays (Python numbers stay numbers), after the
-        same version checks."""
-        saved = self._saved
-        if saved is None:
-            raise RuntimeError(FREED_MESSAGE)
-        unpacked = []
-        for item, version in zip(saved, self._saved_versions):
-            if version is not None:
-                counter = item._version_counter  # inlined Tensor._version, as in saved_tensors
-                if (counter[0] if counter is not None else 0) != version:
-                    check_version(item, version, self)
-                item = item._data
+                if arrays:
+                    item = item._data
             elif type(item) is SavedOutput:
-                item = item.unpack_array(self)
+                item = item.unpack_array(self) if arrays else item.unpack(self)
             elif type(item) is SavedPacked:
-                item = item.unpack(self)._data
+                item = item.unpack(self)._data if arrays else item.unpack(self)
             unpacked.append(item)
         return unpacked
 

@@ -67,13 +67,16 @@ def watch_pass(roots, root_grads, retain_graph, graph, capture, needed):
     return PassWatch(graph, capture, needed, anomaly, tracer)
 
 
-def leaked_nodes(dependencies):
+def leaked_nodes(root_nodes, dependencies):
     """Whether the pass will run a node that saved values before the last optimizer step (a graph carried across
-    steps, see ndgrad.autograd.leaks): looked for once, among the nodes the dependency count found."""
+    steps, see ndgrad.autograd.leaks): looked for once, among the roots and the nodes the dependency count found."""
     boundary = leak_boundary()
-    if boundary is None or not dependencies or min(map(_SEQUENCE_NR, dependencies)) >= boundary:
+    if boundary is None:
         return False
-    return any(node._sequence_nr < boundary and saved_before_step(node) for node in dependencies)
+    nodes = (*root_nodes, *dependencies)
+    if min(map(_SEQUENCE_NR, nodes)) >= boundary:
+        return False
+    return any(node._sequence_nr < boundary and saved_before_step(node) for node in nodes)
 
 
 _SEQUENCE_NR = attrgetter("_sequence_nr")
