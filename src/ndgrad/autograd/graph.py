@@ -14,6 +14,7 @@ import numpy as np
 
 from ndgrad._device import namespace_of
 from ndgrad._dtype import from_numpy_dtype
+from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph_api import RemovableHandle, add_hook, run_post_accumulate_hooks
 from ndgrad.autograd.memory import memory_report
 from ndgrad.autograd.paths import path
@@ -278,8 +279,6 @@ class AccumulateGrad(Node):
         return ((data.shape, data.dtype),)
 
     def _apply(self, grads):
-        from ndgrad.autograd.grad_mode import STATE
-
         (grad,) = grads
         variable = self.variable
         with self._lock:  # NumPy lets go of the GIL while it adds: another thread's addition must wait

@@ -189,13 +189,12 @@ class Op:
             _set_tangent(self, _tangent(out))  # the written tensor carries the result's tangent
         elif forward and not cls.differentiable and _tangent(self) is not None:
             _set_tangent(self, _tangent(self) * 0)  # written with values that carry none (x.eq_(0))
-        from ndgrad.ops.views import rebase, rebase_tangents, refresh_view_tangents, refresh_views
-
+        views = _views_module or _bind_views_module()
         if not STATE.grad_enabled:  # nothing is recorded: no history changes, but tangents move with the values
             if tangents and self._base is not None:
-                rebase_tangents(self, out)
+                views.rebase_tangents(self, out)
             elif tangents and self._views:
-                refresh_view_tangents(self)
+                views.refresh_view_tangents(self)
             return self
         if out.grad_fn is not None:
             out.grad_fn._rebind_saved_output(self)
@@ -203,15 +202,15 @@ class Op:
         elif cls.zero_grad_in_place and _any_requires_grad((self, *others)):
             out._requires_grad, out.grad_fn = True, _record(cls, (source, *others), params, (self,))
         if self._base is not None and (out.grad_fn is not None or self._base._requires_grad):
-            rebase(self, out)  # see Note [views and in-place]
+            views.rebase(self, out)  # see Note [views and in-place]
         elif out.grad_fn is not None:
             self.grad_fn, self._requires_grad, self._output_nr = out.grad_fn, True, out._output_nr
             if self._views:
-                refresh_views(self)
+                views.refresh_views(self)
         elif tangents and self._base is not None:
-            rebase_tangents(self, out)
+            views.rebase_tangents(self, out)
         elif tangents and self._views:
-            refresh_view_tangents(self)
+            views.refresh_view_tangents(self)
         return self
 
 
@@ -344,6 +343,19 @@ def operand_or_raise(other):
     if result is None:
         raise TypeError(f"expected Tensor or number, but got {type(other).__name__}")
     return result
+
+
+# ndgrad.ops.views, bound on first use (it imports this module): an import statement in apply_ would cost more per
+# in-place call (1.3 us) than many writes
+_views_module = None
+
+
+def _bind_views_module():
+    global _views_module
+    from ndgrad.ops import views
+
+    _views_module = views
+    return views
 
 
 _OPERANDS = {float, int, complex}  # and Tensor, once bound: the types an operator takes as they are
