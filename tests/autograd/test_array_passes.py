@@ -97,3 +97,15 @@ def test_the_collector_is_paused_during_a_pass_and_restored_after():
         assert not gc.isenabled()  # the user's choice stays
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("seed", [[1.0, 2.0, 3.0, 4.0], [float("inf"), float("nan"), 3.0, -float("inf")]])
+def test_relu_gradient_with_non_finite_values_is_torch_s(seed):
+    """relu's array rule multiplies by the mask only when every gradient is finite (inf * 0 would be nan)."""
+    def program(lib):
+        x = lib.tensor([-1.0, 0.0, 2.0, float("nan")], requires_grad=True)
+        x.relu().backward(lib.tensor(seed))
+        return [x.grad]
+
+    ours, theirs = program(ndgrad), program(torch)
+    np.testing.assert_array_equal(ours[0].numpy(), theirs[0].numpy())
