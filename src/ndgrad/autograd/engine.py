@@ -27,7 +27,7 @@ from ndgrad._dtype import from_numpy_dtype
 from ndgrad._fpstate import restore, silence
 from ndgrad.autograd import observers
 from ndgrad.autograd.grad_mode import set_grad_enabled
-from ndgrad.autograd.graph import RETAINING, arrays_of, follow_retained, tensor_of
+from ndgrad.autograd.graph import RETAINING, arrays_of, follow_retained, tensor_of, tensors_of
 from ndgrad.autograd.graph_api import run_post_hooks, run_pre_hooks, run_tensor_hooks
 from ndgrad.ops._broadcast import sum_array_to, sum_to
 
@@ -57,11 +57,9 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
         follow_retained()
     graph = bool(create_graph)  # the gradients are Tensors that record; else raw arrays (Note [array rules])
     root_nodes = [node for node, _ in roots]
-    if capture is None:
-        dependencies, needed = _count_dependencies(root_nodes), None
-    else:
-        dependencies, needed = _count_dependencies_and_needed(root_nodes, capture)
-    leaked = observers.leaked_nodes(root_nodes, dependencies)
+    dependencies = _count_dependencies(root_nodes)
+    needed = None if capture is None else _needed(dependencies, capture)
+    leaked = observers.leaked_nodes(dependencies)
     watch = observers.watch_pass(roots, root_grads, retain_graph, graph, capture, needed)
     freed_by = observers.freeing_site(retain_graph)
     buffers = {}
@@ -199,29 +197,21 @@ def _count_dependencies(root_nodes):
     return dependencies
 
 
-def _count_dependencies_and_needed(root_nodes, capture):
-    """Dependency counts, and the set of nodes that have a path to a captured node (only those need to run)."""
-    dependencies, consumers = {}, {}
-    seen = set(root_nodes)
-    stack = list(seen)
-    while stack:
-        node = stack.pop()
+def _needed(dependencies, capture):
+    """The nodes of the counted graph that have a path to a captured node (only those need to run)."""
+    consumers = {}
+    for node in dependencies:
         for next_node, _ in node._edges:
-            if next_node is None:
-                continue
-            dependencies[next_node] = dependencies.get(next_node, 0) + 1
-            consumers.setdefault(next_node, []).append(node)
-            if next_node not in seen:
-                seen.add(next_node)
-                stack.append(next_node)
+            if next_node is not None:
+                consumers.setdefault(next_node, []).append(node)
     needed = set()
-    stack = [node for node in capture if node in seen]
+    stack = [node for node in capture if node in dependencies]
     while stack:
         for consumer in consumers.get(stack.pop(), ()):
             if consumer not in needed:
                 needed.add(consumer)
                 stack.append(consumer)
-    return dependencies, needed
+    return needed
 
 
 def _wrong_count(node, input_grads):
@@ -252,8 +242,7 @@ def _hooked(run_hooks, graph, hooks, grads, *others):
     """Node pre- or post-hooks, which take and give Tensors, on the pass's gradients."""
     if graph:
         return run_hooks(hooks, grads, *others)
-    tensors = [[None if grad is None else tensor_of(grad) for grad in group] for group in (grads, *others)]
-    return arrays_of(run_hooks(hooks, *tensors))
+    return arrays_of(run_hooks(hooks, *(tensors_of(group) for group in (grads, *others))))
 
 
 def _conform_array(grad, shape, dtype):

@@ -31,7 +31,7 @@ from ndgrad.autograd.saved import (
 
 __all__ = [
     "Node", "OpNode", "AccumulateGrad", "NodeHooks", "hooks_of", "accumulator_of", "accumulate_into", "RETAINING",
-    "note_retaining", "follow_retained", "BOOKKEEPING", "GradientEdge", "tensor_of", "arrays_of",
+    "note_retaining", "follow_retained", "BOOKKEEPING", "GradientEdge", "tensor_of", "tensors_of", "arrays_of",
     "get_gradient_edge", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "RemovableHandle",
     "memory_report", "path",
 ]
@@ -146,7 +146,7 @@ class Node:
     def _apply_arrays(self, grads):
         """``_apply`` on raw arrays, as the engine runs a pass that builds no graph (see Note [array rules]). A node
         with no rule of its own for arrays runs its Tensor rule on the arrays wrapped."""
-        return arrays_of(self._apply([None if grad is None else tensor_of(grad) for grad in grads]))
+        return arrays_of(self._apply(tensors_of(grads)))
 
 
 class OpNode(Node):
@@ -235,8 +235,7 @@ class OpNode(Node):
         if rule is None:
             return Node._apply_arrays(self, grads)
         if len(grads) > 1 and any(g is None for g in grads):  # an output nobody used: its gradient is zero
-            like = next(g for g in grads if g is not None)
-            xp = np if type(like) is np.ndarray else namespace_of(like)
+            xp = namespace_of(next(g for g in grads if g is not None))
             grads = [xp.zeros(s, d) if g is None else g for g, (s, d) in zip(grads, self._output_meta)]
         try:
             results = rule(self, *grads)
@@ -320,6 +319,11 @@ def tensor_of(array):
     if isinstance(array, np.generic):  # NumPy computes 0-d results as scalars
         array = np.asarray(array)
     return (_TENSOR or _bind_tensor())._from_parts(array, False, None, 0, None)
+
+
+def tensors_of(arrays):
+    """Raw gradient arrays as Tensors that record nothing (None stays None)."""
+    return [None if array is None else tensor_of(array) for array in arrays]
 
 
 def arrays_of(tensors):

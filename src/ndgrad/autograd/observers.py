@@ -8,7 +8,7 @@ anomaly mode, autograd.trace. The graph-leak check looks only at the nodes the p
 from operator import attrgetter
 
 from ndgrad.autograd.anomaly_mode import _AnomalyState, check_nan, evaluating, warn_forward_trace
-from ndgrad.autograd.graph import tensor_of
+from ndgrad.autograd.graph import tensor_of, tensors_of
 from ndgrad.autograd.hints import add_backward_hint
 from ndgrad.autograd.leaks import leak_boundary, saved_before_step, warn_graph_leak
 from ndgrad.autograd.provenance import BACKWARD
@@ -42,7 +42,7 @@ class PassWatch:
     def node_ran(self, node, grads, input_grads):
         """After the node and its post-hooks, before its gradients move on."""
         if not self.graph:
-            grads, input_grads = _tensors(grads), _tensors(input_grads)
+            grads, input_grads = tensors_of(grads), tensors_of(input_grads)
         if self.anomaly and _AnomalyState.check_nan:
             check_nan(node, input_grads)
         if self.tracer:
@@ -51,10 +51,6 @@ class PassWatch:
     def finished(self):
         if self.anomaly:
             evaluating(None)
-
-
-def _tensors(grads):
-    return [None if grad is None else tensor_of(grad) for grad in grads]
 
 
 def watch_pass(roots, root_grads, retain_graph, graph, capture, needed):
@@ -67,16 +63,13 @@ def watch_pass(roots, root_grads, retain_graph, graph, capture, needed):
     return PassWatch(graph, capture, needed, anomaly, tracer)
 
 
-def leaked_nodes(root_nodes, dependencies):
+def leaked_nodes(dependencies):
     """Whether the pass will run a node that saved values before the last optimizer step (a graph carried across
-    steps, see ndgrad.autograd.leaks): looked for once, among the roots and the nodes the dependency count found."""
+    steps, see ndgrad.autograd.leaks): looked for once, among the nodes the dependency count found (roots included)."""
     boundary = leak_boundary()
-    if boundary is None:
+    if boundary is None or min(map(_SEQUENCE_NR, dependencies)) >= boundary:
         return False
-    nodes = (*root_nodes, *dependencies)
-    if min(map(_SEQUENCE_NR, nodes)) >= boundary:
-        return False
-    return any(node._sequence_nr < boundary and saved_before_step(node) for node in nodes)
+    return any(node._sequence_nr < boundary and saved_before_step(node) for node in dependencies)
 
 
 _SEQUENCE_NR = attrgetter("_sequence_nr")
