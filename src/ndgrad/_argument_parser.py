@@ -607,7 +607,11 @@ def parses(*schemas):
 
         @functools.wraps(function)
         def checked(*args, **kwargs):
-            packs = None if kwargs else fitting.get(tuple(map(type, args)))  # the common call: one dict lookup
+            # the common call: one dict lookup, its key written out for one or two arguments (4x faster than map)
+            packs = None if kwargs else fitting.get(
+                (type(args[0]),) if len(args) == 1 else
+                (type(args[0]), type(args[1])) if len(args) == 2 else tuple(map(type, args))
+            )
             out = None
             if packs is None:
                 run_args, run_kwargs, out = signature.check_values(args, kwargs)
@@ -662,7 +666,11 @@ def parses_method(*schemas):
 def tensor_method(function, *schemas):
     """The Tensor method of a function: ``x.sum(0)`` runs ``sum(x, 0)`` after checking ``(0,)`` against the method
     form of the function's declared overloads, or against ``schemas`` (method forms, for a function torch has
-    only as a method, such as ``view``)."""
+    only as a method, such as ``view``).
+
+    A method that takes no arguments needs none of this: it is a plain ``def exp(self)`` that calls the function's
+    body, ``exp.__wrapped__(self)``, as ``self`` is a Tensor and a call of the wrong arity is Python's own error
+    (worded as PyTorch's by ndgrad._tensor_surface)."""
     run = getattr(function, "__wrapped__", function)
     body = _parameter_names(run, method=True)
     if schemas:
@@ -700,7 +708,9 @@ def _checked_method(run, signature):
 
     @functools.wraps(run)
     def method(self, *args, **kwargs):
-        packs = None if kwargs else fitting.get(tuple(map(type, args)) if args else ())  # x.exp(): no map
+        packs = None if kwargs else fitting.get(  # the key as in parses' checked, with x.sum() as ()
+            () if not args else (type(args[0]),) if len(args) == 1 else tuple(map(type, args))
+        )
         if packs is None:
             run_args, run_kwargs, _ = signature.check_values(args, kwargs)  # a method has no out=
         else:

@@ -453,56 +453,69 @@ def _wrap(array, Tensor, view_of, counter):
 _NO_EDGE = (None, 0)
 
 
+def _edge_of(x):
+    """The edge a new node points along for one input: its producer and output number, its leaf's AccumulateGrad,
+    or _NO_EDGE for a number or a tensor that needs no gradient."""
+    if isinstance(x, _Tensor) and x._requires_grad:
+        return (x.grad_fn, x._output_nr) if x.grad_fn is not None else x._edge()
+    return _NO_EDGE
+
+
 def _record(cls, inputs, params, outs):
-    """Create the backward node: edges to the inputs' nodes, output shapes and dtypes, what the vjp saves."""
-    Tensor = _Tensor
+    """Create the backward node: edges to the inputs' nodes, output shapes and dtypes, what the vjp saves.
+
+    This runs for every recorded op, so one- and two-input ops (nearly all of them) build their edges without a
+    loop, and a node with no keyword parameters keeps no dict until someone sets an attribute.
+    """
     node = _new(cls._node_class)
-    node.__dict__ = params  # the op's keyword parameters, which rules read as ctx.dim, ctx.keepdim, ...
+    if params:
+        node.__dict__ = params  # the op's keyword parameters, which rules read as ctx.dim, ctx.keepdim, ...
     node._sequence_nr = next(_sequence)
-    if len(inputs) == 1:  # a unary op records only when its input requires grad
-        x = inputs[0]
-        node._edges = edges = ((x.grad_fn, x._output_nr) if x.grad_fn is not None else x._edge(),)
+    if len(inputs) == 1:
+        node._edges = edges = (_edge_of(inputs[0]),)
+    elif len(inputs) == 2:
+        node._edges = edges = (_edge_of(inputs[0]), _edge_of(inputs[1]))
     else:
-        node._edges = edges = tuple([
-            ((x.grad_fn, x._output_nr) if x.grad_fn is not None else x._edge())
-            if isinstance(x, Tensor) and x._requires_grad else _NO_EDGE
-            for x in inputs
-        ])
+        node._edges = edges = tuple([_edge_of(x) for x in inputs])
     if len(outs) == 1:
         data = outs[0]._data
         node._output_meta = ((data.shape, data.dtype),)
     else:
         node._output_meta = tuple([(out._data.shape, out._data.dtype) for out in outs])
     steps = cls._save_steps
-    if not steps:  # nothing to save (add, views): no list either
+    if steps:
+        _save(node, steps, edges, inputs, outs)
+    else:  # nothing to save (add, views): no list either
         node._saved = node._saved_versions = ()
-    else:
-        saved, versions = [], []  # versions: an input tensor's version when saved; None for outputs and numbers
-        for is_output, index, needed_by in steps:
-            if needed_by is not None and edges[needed_by] is _NO_EDGE:
-                saved.append(None)  # only another input's gradient reads it, and that input needs none
-                versions.append(None)
-            elif is_output:
-                out = outs[index]
-                out._output_nr = index
-                saved.append(SavedOutput(out))
-                versions.append(None)
-            else:
-                x = inputs[index]
-                saved.append(x)
-                if isinstance(x, Tensor):
-                    counter = x._version_counter  # inlined Tensor._version: this runs for every saved input
-                    versions.append(counter[0] if counter is not None else 0)
-                else:
-                    versions.append(None)
-        node._saved, node._saved_versions = saved, tuple(versions)
-        if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
-            pack_saved(node)
     if _AnomalyState.enabled:
         remember_forward(node, inputs, outs)  # with check_forward, stops at the first NaN made
     if _Provenance.enabled:
         node._site = capture(3)  # the user's file and line (see ndgrad.autograd.provenance)
     return node
+
+
+def _save(node, steps, edges, inputs, outs):
+    """What the vjp reads, by the op's save steps, and each saved input's version, to check at unpacking."""
+    saved, versions = [], []  # versions: an input tensor's version when saved; None for outputs and numbers
+    for is_output, index, needed_by in steps:
+        if needed_by is not None and edges[needed_by] is _NO_EDGE:
+            item = version = None  # only another input's gradient reads it, and that input needs none
+        elif is_output:
+            out = outs[index]
+            out._output_nr = index
+            item, version = SavedOutput(out), None
+        else:
+            item = inputs[index]
+            if isinstance(item, _Tensor):
+                counter = item._version_counter  # inlined Tensor._version: this runs for every saved input
+                version = counter[0] if counter is not None else 0
+            else:
+                version = None
+        saved.append(item)
+        versions.append(version)
+    node._saved, node._saved_versions = saved, tuple(versions)
+    if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
+        pack_saved(node)
 
 
 def _on_one_device(arrays):

@@ -639,6 +639,6 @@ class ActivationMethods:
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     def relu(self):
-        return relu(self)
+        return relu.__wrapped__(self)
     def relu_(self):
-        return relu_(self)
+        return relu_.__wrapped__(self)

@@ -919,15 +919,15 @@ class ArithmeticMethods:
     fmod = tensor_method(fmod)
     pow = tensor_method(pow)
     def neg(self):
-        return neg(self)
+        return neg.__wrapped__(self)
     negative = neg
     def positive(self):
-        return positive(self)
+        return positive.__wrapped__(self)
     def abs(self):
-        return abs(self)
+        return abs.__wrapped__(self)
     absolute = abs
     def reciprocal(self):
-        return reciprocal(self)
+        return reciprocal.__wrapped__(self)
     lerp = tensor_method(lerp)
     hypot = tensor_method(hypot)
     @parses_method("add_(Tensor other, *, Scalar alpha=1)",

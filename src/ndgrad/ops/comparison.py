@@ -659,17 +659,17 @@ class ComparisonMethods:
     not_equal_ = alias(ne_, "not_equal_(Tensor other)",
                             "not_equal_(Scalar other)")
     def isnan(self):
-        return isnan(self)
+        return isnan.__wrapped__(self)
     def isinf(self):
-        return isinf(self)
+        return isinf.__wrapped__(self)
     def isposinf(self):
-        return isposinf(self)
+        return isposinf.__wrapped__(self)
     def isneginf(self):
-        return isneginf(self)
+        return isneginf.__wrapped__(self)
     def isfinite(self):
-        return isfinite(self)
+        return isfinite.__wrapped__(self)
     def isreal(self):
-        return isreal(self)
+        return isreal.__wrapped__(self)
     isclose = tensor_method(isclose)
     allclose = tensor_method(allclose)
     equal = tensor_method(equal)
@@ -677,7 +677,7 @@ class ComparisonMethods:
     logical_or = tensor_method(logical_or)
     logical_xor = tensor_method(logical_xor)
     def logical_not(self):
-        return logical_not(self)
+        return logical_not.__wrapped__(self)
     @parses_method("logical_and_(Tensor other)")
     def logical_and_(self, other):
         return _logical_(LogicalAnd, self, other)
@@ -693,7 +693,7 @@ class ComparisonMethods:
     bitwise_or = tensor_method(bitwise_or)
     bitwise_xor = tensor_method(bitwise_xor)
     def bitwise_not(self):
-        return bitwise_not(self)
+        return bitwise_not.__wrapped__(self)
     bitwise_left_shift = tensor_method(bitwise_left_shift)
     bitwise_right_shift = tensor_method(bitwise_right_shift)
     @parses_method("bitwise_and_(Tensor other)",

@@ -339,23 +339,23 @@ class ComplexMethods:
     def conj(self):
         return self if self._data.dtype.kind != "c" else conj(self)  # the check first: vjps call this on reals
     def conj_physical(self):
-        return conj_physical(self)
+        return conj_physical.__wrapped__(self)
     def conj_physical_(self):
-        return conj_physical_(self)
+        return conj_physical_.__wrapped__(self)
     def resolve_conj(self):
-        return resolve_conj(self)
+        return resolve_conj.__wrapped__(self)
     def resolve_neg(self):
         return self
     def is_conj(self):
-        return is_conj(self)
+        return is_conj.__wrapped__(self)
     def is_neg(self):
         return False
     def angle(self):
-        return angle(self)
+        return angle.__wrapped__(self)
 
     @property
     def real(self):
-        return real(self)
+        return real.__wrapped__(self)
 
     @real.setter
     def real(self, value):
@@ -363,7 +363,7 @@ class ComplexMethods:
 
     @property
     def imag(self):
-        return imag(self)
+        return imag.__wrapped__(self)
 
     @imag.setter
     def imag(self, value):

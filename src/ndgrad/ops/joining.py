@@ -523,9 +523,9 @@ class JoiningMethods:
 
     flip = tensor_method(flip)
     def fliplr(self):
-        return fliplr(self)
+        return fliplr.__wrapped__(self)
     def flipud(self):
-        return flipud(self)
+        return flipud.__wrapped__(self)
     roll = tensor_method(roll)
     rot90 = tensor_method(rot90)
     repeat = tensor_method(repeat, "repeat(SymInt[] repeats)")

@@ -366,10 +366,10 @@ class LuMethods:
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     def det(self):
-        return det(self)
+        return det.__wrapped__(self)
 
     def slogdet(self):
-        return slogdet(self)
+        return slogdet.__wrapped__(self)
 
     def logdet(self):
-        return logdet(self)
+        return logdet.__wrapped__(self)

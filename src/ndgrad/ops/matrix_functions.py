@@ -242,4 +242,4 @@ class MatrixFunctionsMethods:
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     def matrix_exp(self):
-        return matrix_exp(self)
+        return matrix_exp.__wrapped__(self)

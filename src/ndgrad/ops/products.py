@@ -725,7 +725,7 @@ class ProductsMethods:
     inner = tensor_method(inner)
     kron = tensor_method(kron)
     def trace(self):
-        return trace(self)
+        return trace.__wrapped__(self)
     @parses_method("addmm(Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1)",
                    "addmm(Scalar beta, Scalar alpha, Tensor mat1, Tensor mat2)|deprecated",
                    "addmm(Scalar beta, Tensor mat1, Tensor mat2)|deprecated")

@@ -461,19 +461,19 @@ class RoundingMethods:
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     def sign(self):
-        return sign(self)
+        return sign.__wrapped__(self)
     def sgn(self):
-        return sgn(self)
+        return sgn.__wrapped__(self)
     def floor(self):
-        return floor(self)
+        return floor.__wrapped__(self)
     def ceil(self):
-        return ceil(self)
+        return ceil.__wrapped__(self)
     round = tensor_method(round)
     def trunc(self):
-        return trunc(self)
+        return trunc.__wrapped__(self)
     fix = trunc
     def frac(self):
-        return frac(self)
+        return frac.__wrapped__(self)
     clamp = tensor_method(clamp)
     clip = tensor_method(clip)
     clamp_min = tensor_method(clamp_min)

@@ -848,7 +848,7 @@ class ShapeMethods:
     transpose = tensor_method(transpose)
     permute = tensor_method(permute)
     def t(self):
-        return t(self)
+        return t.__wrapped__(self)
     @property
     def T(self):
         return reverse_dims(self)
@@ -862,7 +862,7 @@ class ShapeMethods:
     def H(self):
         return conjugate_transpose(self)
     def adjoint(self):
-        return adjoint(self)
+        return adjoint.__wrapped__(self)
     squeeze = tensor_method(squeeze)
     unsqueeze = tensor_method(unsqueeze)
     expand = tensor_method(expand, "expand(SymInt[] size, *, bool implicit=False)")
@@ -888,5 +888,5 @@ class ShapeMethods:
             raise RuntimeError("unflatten: sizes must be non-empty")
         return _unflatten_method(self, dim, sizes)
     def ravel(self):
-        return ravel(self)
+        return ravel.__wrapped__(self)
     diagonal = tensor_method(diagonal)

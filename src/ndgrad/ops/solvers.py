@@ -418,6 +418,6 @@ class SolversMethods:
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     def inverse(self):
-        return inverse(self)
+        return inverse.__wrapped__(self)
 
     pinverse = tensor_method(pinverse)

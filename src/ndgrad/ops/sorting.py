@@ -420,7 +420,7 @@ class SortingMethods:
     sort = tensor_method(sort)
     argsort = tensor_method(argsort)
     def msort(self):
-        return msort(self)
+        return msort.__wrapped__(self)
     topk = tensor_method(topk)
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
         return unique(self, sorted=sorted, return_inverse=return_inverse, return_counts=return_counts, dim=dim)
@@ -431,5 +431,5 @@ class SortingMethods:
     def nonzero(self, *, as_tuple=False):
         return nonzero(self, as_tuple=as_tuple)
     def argwhere(self):
-        return argwhere(self)
+        return argwhere.__wrapped__(self)
 

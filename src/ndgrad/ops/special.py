@@ -374,26 +374,26 @@ class SpecialMethods:
     __slots__ = ()
 
     def erf(self):
-        return erf(self)
+        return erf.__wrapped__(self)
     def erfc(self):
-        return erfc(self)
+        return erfc.__wrapped__(self)
     def erfinv(self):
-        return erfinv(self)
+        return erfinv.__wrapped__(self)
     def lgamma(self):
-        return lgamma(self)
+        return lgamma.__wrapped__(self)
     def digamma(self):
-        return digamma(self)
+        return digamma.__wrapped__(self)
     @parses_method("polygamma(int n)")
     def polygamma(self, n):
         return polygamma(n, self)
     def sinc(self):
-        return sinc(self)
+        return sinc.__wrapped__(self)
     xlogy = tensor_method(xlogy)
 
     def erf_(self):
-        return erf_(self)
+        return erf_.__wrapped__(self)
     def erfc_(self):
-        return erfc_(self)
+        return erfc_.__wrapped__(self)
     def erfinv_(self):
         return Erfinv.apply_(_real_only(self, "erfinv_vml_cpu"))
     def lgamma_(self):
@@ -405,5 +405,5 @@ class SpecialMethods:
         _check_polygamma_order(n)
         return PolygammaInPlace.apply_(_real_only(self, _polygamma_kernel(n)), n=n)
     def sinc_(self):
-        return sinc_(self)
+        return sinc_.__wrapped__(self)
     xlogy_ = tensor_method(xlogy_)

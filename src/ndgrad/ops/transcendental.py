@@ -416,48 +416,48 @@ class TranscendentalMethods:
     __slots__ = ()  # Tensor keeps its fields in slots; a mixin must not add a __dict__
 
     def exp(self):
-        return exp(self)
+        return exp.__wrapped__(self)
     def exp2(self):
-        return exp2(self)
+        return exp2.__wrapped__(self)
     def expm1(self):
-        return expm1(self)
+        return expm1.__wrapped__(self)
     def log(self):
-        return log(self)
+        return log.__wrapped__(self)
     def log2(self):
-        return log2(self)
+        return log2.__wrapped__(self)
     def log10(self):
-        return log10(self)
+        return log10.__wrapped__(self)
     def log1p(self):
-        return log1p(self)
+        return log1p.__wrapped__(self)
     logaddexp = tensor_method(logaddexp)
     def sqrt(self):
-        return sqrt(self)
+        return sqrt.__wrapped__(self)
     def rsqrt(self):
-        return rsqrt(self)
+        return rsqrt.__wrapped__(self)
     def square(self):
-        return square(self)
+        return square.__wrapped__(self)
     def sigmoid(self):
-        return sigmoid(self)
+        return sigmoid.__wrapped__(self)
 
     def exp_(self):
-        return exp_(self)
+        return exp_.__wrapped__(self)
     def exp2_(self):
-        return exp2_(self)
+        return exp2_.__wrapped__(self)
     def expm1_(self):
-        return expm1_(self)
+        return expm1_.__wrapped__(self)
     def log_(self):
-        return log_(self)
+        return log_.__wrapped__(self)
     def log2_(self):
-        return log2_(self)
+        return log2_.__wrapped__(self)
     def log10_(self):
-        return log10_(self)
+        return log10_.__wrapped__(self)
     def log1p_(self):
-        return log1p_(self)
+        return log1p_.__wrapped__(self)
     def sqrt_(self):
-        return sqrt_(self)
+        return sqrt_.__wrapped__(self)
     def rsqrt_(self):
-        return rsqrt_(self)
+        return rsqrt_.__wrapped__(self)
     def square_(self):
-        return square_(self)
+        return square_.__wrapped__(self)
     def sigmoid_(self):
-        return sigmoid_(self)
+        return sigmoid_.__wrapped__(self)

@@ -481,56 +481,56 @@ class TrigonometricMethods:
     __slots__ = ()
 
     def sin(self):
-        return sin(self)
+        return sin.__wrapped__(self)
     def cos(self):
-        return cos(self)
+        return cos.__wrapped__(self)
     def tan(self):
-        return tan(self)
+        return tan.__wrapped__(self)
     def asin(self):
-        return asin(self)
+        return asin.__wrapped__(self)
     def acos(self):
-        return acos(self)
+        return acos.__wrapped__(self)
     def atan(self):
-        return atan(self)
+        return atan.__wrapped__(self)
     atan2 = tensor_method(atan2)
     def sinh(self):
-        return sinh(self)
+        return sinh.__wrapped__(self)
     def cosh(self):
-        return cosh(self)
+        return cosh.__wrapped__(self)
     def tanh(self):
-        return tanh(self)
+        return tanh.__wrapped__(self)
     def asinh(self):
-        return asinh(self)
+        return asinh.__wrapped__(self)
     def acosh(self):
-        return acosh(self)
+        return acosh.__wrapped__(self)
     def atanh(self):
-        return atanh(self)
+        return atanh.__wrapped__(self)
 
     def sin_(self):
-        return sin_(self)
+        return sin_.__wrapped__(self)
     def cos_(self):
-        return cos_(self)
+        return cos_.__wrapped__(self)
     def tan_(self):
-        return tan_(self)
+        return tan_.__wrapped__(self)
     def asin_(self):
-        return asin_(self)
+        return asin_.__wrapped__(self)
     def acos_(self):
-        return acos_(self)
+        return acos_.__wrapped__(self)
     def atan_(self):
-        return atan_(self)
+        return atan_.__wrapped__(self)
     @parses_method("atan2_(Tensor other)")
     def atan2_(self, other):
         no_complex_kernel("atan2_cpu", self, other)
         return Atan2.apply_(self, other)
     def sinh_(self):
-        return sinh_(self)
+        return sinh_.__wrapped__(self)
     def cosh_(self):
-        return cosh_(self)
+        return cosh_.__wrapped__(self)
     def tanh_(self):
-        return tanh_(self)
+        return tanh_.__wrapped__(self)
     def asinh_(self):
-        return asinh_(self)
+        return asinh_.__wrapped__(self)
     def acosh_(self):
-        return acosh_(self)
+        return acosh_.__wrapped__(self)
     def atanh_(self):
-        return atanh_(self)
+        return atanh_.__wrapped__(self)

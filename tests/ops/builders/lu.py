@@ -8,8 +8,11 @@ from ndgrad.ops import lu as u
 from ..samples import C, Call, Case, Input, T, draw
 from .decompositions import shifted, square_cases
 
-# exactly singular: LU meets an exact zero pivot (rank 2 of 3, and rank 1 of 2)
-SINGULAR = [[[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]], [[1.0, 2.0], [2.0, 4.0]]]
+# exactly singular: LU meets an exact zero pivot (rank 2 of 3, and rank 1 of 2) on every CPU. torch factors the
+# transpose (its rows are LAPACK's columns): in both orders every multiplier is a power of two and every pivot an
+# integer, so the elimination is exact in any order, with or without fused multiply-adds. ([[1, 2, 3], [2, 4, 6],
+# [1, 0, 1]] has multipliers of 1/3 in the transpose: with MKL's AVX-512 kernels its det was -6.7e-16, not 0.)
+SINGULAR = [[[4.0, 2.0, 1.0], [4.0, 2.0, 1.0], [2.0, 0.0, 1.0]], [[1.0, 2.0], [2.0, 4.0]]]
 
 
 def singular_cases(op, call):
