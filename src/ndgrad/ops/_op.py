@@ -62,6 +62,9 @@ class Op:
     zero_grad_in_place = False  # a non-differentiable op that, in place, records a node giving zero gradients
     idempotent = False  # writing it twice changes nothing (fill_): PyTorch lets it write memory whose elements repeat
     replayed_view = False  # a view PyTorch cannot write as strides of its input (a new dtype): rebuilt views replay it
+    # An elementwise op whose forward is this NumPy ufunc of its inputs when its keyword parameters are ufunc_params
+    # (add: alpha=1): apply_ lets the ufunc write straight into the tensor when nothing records (see _writes_in_place)
+    ufunc, ufunc_params = None, {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -167,6 +170,15 @@ class Op:
     def apply_(cls, self, *others, **params):
         """The in-place form (``add_``): compute out of place, write the values into ``self``, move its grad_fn."""
         self._check_inplace()
+        if _writes_in_place(cls, self, others, params):
+            _check_overlap(self, others, cls.idempotent)
+            fp_state = silence()
+            try:
+                cls.ufunc(self._data, *[x if type(x) is float else x._data for x in others], out=self._data)
+            finally:
+                restore(fp_state)
+            self._bump_version()
+            return self
         source = self
         forward = _ForwardState.active and _active()  # this thread pushes tangents (see ndgrad.autograd.forward_ad)
         if STATE.grad_enabled and cls._saves_first_input and _any_requires_grad((self, *others)):
@@ -212,6 +224,31 @@ class Op:
         elif tangents and self._views:
             views.refresh_view_tangents(self)
         return self
+
+
+def _writes_in_place(cls, self, others, params):
+    """Whether apply_ may let the op's ufunc write into ``self`` (``p -= lr * p.grad`` in an optimizer step): nothing
+    records and no tangent moves, and the inputs are ``self``'s shape and dtype or Python floats, so the result is
+    what the out-of-place op computes, written where it would be copied to (without the copy, and without a new
+    array whose pages the system must first map)."""
+    if cls.ufunc is None or _ForwardState.active or params != cls.ufunc_params:
+        return False
+    target = self._data
+    if type(target) is not np.ndarray or target.dtype.kind not in "fc" or not target.flags.writeable:
+        return False
+    for other in others:
+        if type(other) is float:
+            continue
+        if not isinstance(other, _Tensor):
+            return False
+        source = other._data
+        if type(source) is not np.ndarray or source.dtype != target.dtype or source.shape != target.shape:
+            return False
+        if other._requires_grad and STATE.grad_enabled:
+            return False
+    if STATE.grad_enabled:  # as apply_ would record: a tensor that requires grad, or a view of one
+        return not self._requires_grad and (self._base is None or not self._base._requires_grad)
+    return True
 
 
 def _check_overlap(self, others, idempotent):

@@ -7,6 +7,8 @@ gradients of the broadcast shape: the engine sums each back to its input's shape
 import cmath
 import math
 
+import numpy as np
+
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._dtype import bool_, fill_scalar, real_scalar, result_type
 from ndgrad.ops._arrays import conj
@@ -43,6 +45,7 @@ class Add(Op):
     """torch.add: input + alpha * other."""
 
     name, family = "add", BINARY
+    ufunc, ufunc_params = np.add, {"alpha": 1}
 
     @staticmethod
     def forward(xp, x, y, alpha=1):
@@ -66,6 +69,7 @@ class Sub(Op):
     """torch.sub: input - alpha * other."""
 
     name, family = "sub", BINARY
+    ufunc, ufunc_params = np.subtract, {"alpha": 1}
 
     @staticmethod
     def forward(xp, x, y, alpha=1):
@@ -134,6 +138,7 @@ class Mul(Op):
     name, family = "mul", BINARY
     saves = ("x", "y")
     saved_for = {"x": "y", "y": "x"}
+    ufunc, ufunc_params = np.multiply, {}
 
     @staticmethod
     def forward(xp, x, y):
@@ -165,6 +170,7 @@ class Div(Op):
     saves = ("x", "y")
     saved_for = {"x": "y"}
     float_only = True
+    ufunc, ufunc_params = np.true_divide, {}
 
     @staticmethod
     def forward(xp, x, y):
