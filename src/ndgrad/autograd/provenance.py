@@ -13,11 +13,14 @@ import threading
 from pathlib import Path
 from sys import _getframe
 
+from ndgrad._shared import keep
+
 __all__ = ["Site", "site_of", "origin_of", "last_write_of", "set_provenance_enabled", "is_provenance_enabled"]
 
 _PACKAGE = str(Path(__file__).resolve().parent.parent)  # frames inside ndgrad are not where the user made it
 _DEMO = str(Path(_PACKAGE) / "demo")  # except the demo's, which is written as a user would write it
 _INTERNAL, _EXTERNAL = set(), set()  # co_filenames seen so far: ndgrad's own, and the user's
+_SITES = {}  # each raw site once (see Note [shared records] in ndgrad._shared)
 
 
 class _State:
@@ -52,7 +55,10 @@ def capture(depth=2):
         code = frame.f_code
         filename = code.co_filename
         if filename in external or (filename not in internal and not is_internal_file(filename)):
-            return code, frame.f_lasti
+            # shared (see Note [shared records] in ndgrad._shared) under the code's identity: code objects compare
+            # by content, and two files can hold equal ones
+            key = (id(code), frame.f_lasti)
+            return _SITES.get(key) or keep(_SITES, (code, key[1]), key)
         frame = frame.f_back
     return None
 

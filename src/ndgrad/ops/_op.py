@@ -12,6 +12,7 @@ import numpy as np
 from ndgrad._device import allocation_error, array_namespace, device_of_array, namespace_of, placement, to_device
 from ndgrad._dtype import INT_RANGES, can_cast, get_default_dtype, result_type, wrapped_int
 from ndgrad._fpstate import restore, silence
+from ndgrad._shared import keep
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.forward_ad import _active, _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
 from ndgrad.autograd.grad_mode import NO_VERSION, STATE
@@ -488,6 +489,7 @@ def _wrap(array, Tensor, view_of, counter):
 
 
 _NO_EDGE = (None, 0)
+_METAS, _VERSIONS = {}, {}  # what nodes share (see Note [shared records] in ndgrad._shared)
 
 
 def _edge_of(x):
@@ -516,7 +518,8 @@ def _record(cls, inputs, params, outs):
         node._edges = edges = tuple([_edge_of(x) for x in inputs])
     if len(outs) == 1:
         data = outs[0]._data
-        node._output_meta = ((data.shape, data.dtype),)
+        meta = ((data.shape, data.dtype),)
+        node._output_meta = _METAS.get(meta) or keep(_METAS, meta)  # see Note [shared records]
     else:
         node._output_meta = tuple([(out._data.shape, out._data.dtype) for out in outs])
     steps = cls._save_steps
@@ -550,7 +553,8 @@ def _save(node, steps, edges, inputs, outs):
                 version = None
         saved.append(item)
         versions.append(version)
-    node._saved, node._saved_versions = saved, tuple(versions)
+    versions = tuple(versions)
+    node._saved, node._saved_versions = saved, _VERSIONS.get(versions) or keep(_VERSIONS, versions)
     if SAVED_HOOKS.stack:  # saved_tensors_hooks active in this thread
         pack_saved(node)
 
