@@ -169,7 +169,8 @@ class Op:
 
     @classmethod
     def apply_(cls, self, *others, **params):
-        """The in-place form (``add_``): compute out of place, write the values into ``self``, move its grad_fn."""
+        """The in-place form (``add_``): compute out of place, write the values into ``self``, move its grad_fn.
+        An op with a ufunc that records nothing has NumPy write into ``self`` directly (see _writes_in_place)."""
         self._check_inplace()
         if _writes_in_place(cls, self, others, params):
             _check_overlap(self, others, cls.idempotent)
