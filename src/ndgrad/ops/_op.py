@@ -172,7 +172,7 @@ class Op:
         """The in-place form (``add_``): compute out of place, write the values into ``self``, move its grad_fn.
         An op with a ufunc that records nothing has NumPy write into ``self`` directly (see _writes_in_place)."""
         self._check_inplace()
-        if _writes_in_place(cls, self, others, params):
+        if cls.ufunc is not None and _writes_in_place(cls, self, others, params):  # no call for the other ops
             _check_overlap(self, others, cls.idempotent)
             fp_state = silence()
             try:
@@ -233,23 +233,22 @@ def _writes_in_place(cls, self, others, params):
     records and no tangent moves, and the inputs are ``self``'s shape and dtype or Python floats, so the result is
     what the out-of-place op computes, written where it would be copied to (without the copy, and without a new
     array whose pages the system must first map)."""
-    if cls.ufunc is None or _ForwardState.active or params != cls.ufunc_params:
+    if _ForwardState.active or params != cls.ufunc_params:
         return False
     target = self._data
     if type(target) is not np.ndarray or target.dtype.kind not in "fc" or not target.flags.writeable:
         return False
+    recording = STATE.grad_enabled  # then a tensor that requires grad, or a view of one, would record
+    if recording and (self._requires_grad or (self._base is not None and self._base._requires_grad)):
+        return False
     for other in others:
         if type(other) is float:
             continue
-        if not isinstance(other, _Tensor):
+        if not isinstance(other, _Tensor) or (recording and other._requires_grad):
             return False
         source = other._data
         if type(source) is not np.ndarray or source.dtype != target.dtype or source.shape != target.shape:
             return False
-        if other._requires_grad and STATE.grad_enabled:
-            return False
-    if STATE.grad_enabled:  # as apply_ would record: a tensor that requires grad, or a view of one
-        return not self._requires_grad and (self._base is None or not self._base._requires_grad)
     return True
 
 
