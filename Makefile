@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-other-cpu lint bench clean
+.PHONY: demo test test-other-cpu core lint bench clean
 
 # Kernels other than those this machine picks, to show that the suite does not depend on one machine's rounding:
 # torch's scalar code (not its AVX2/AVX-512 kernels), NumPy's baseline loops (not its AVX2/AVX-512 ones; these are
@@ -26,15 +26,23 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 demo: $(VENV)/.installed-demo
 	$(BIN)/python -m ndgrad demo
 
-test: $(VENV)/.installed-test
-	$(BIN)/python -m ruff check src tests bench
-	$(BIN)/python -m pytest
+# The compiled core (see setup.py), rebuilt where its sources changed; without a C compiler ndgrad stays pure Python
+core: $(VENV)/.installed-test
+	$(BIN)/python setup.py --quiet build_ext --inplace
+	$(BIN)/python -c 'import ndgrad; print(ndgrad.__config__.show(), end="")'
 
-test-other-cpu: $(VENV)/.installed-test
+# The suite on the compiled core, then on the pure-Python one
+test: core
+	$(BIN)/python -m ruff check src tests bench setup.py
+	$(BIN)/python -m pytest
+	NDGRAD_PURE_PYTHON=1 $(BIN)/python -m pytest
+
+test-other-cpu: core
 	$(OTHER_CPU) $(BIN)/python -m pytest
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache build src/ndgrad/_core_sources.json
+	find src -name '*.so' -delete

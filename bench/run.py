@@ -380,7 +380,7 @@ def print_machine():
     threads = ", ".join(f"{v}={os.environ[v]}" for v in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"))
     print("== machine ==")
     print(f"  python {platform.python_version()} ({platform.python_implementation()}), numpy {np.__version__}, "
-          f"torch {torch.__version__}, ndgrad {ndgrad.__version__}")
+          f"torch {torch.__version__}, ndgrad {ndgrad.__version__} ({ndgrad.__config__.CORE} core)")
     print(f"  {platform.platform()}, {platform.machine()}, {os.cpu_count()} logical CPUs")
     print(f"  threads: {threads}, torch.get_num_threads()={torch.get_num_threads()}, "
           f"torch.get_num_interop_threads()={torch.get_num_interop_threads()}")

@@ -35,7 +35,8 @@ def pytest_sessionstart(session):
     threads = [f"{pool['internal_api']} {pool['num_threads']}" for pool in pools]
     session.config.pluginmanager.get_plugin("terminalreporter").write_line(
         f"kernels: torch {torch.backends.cpu.get_cpu_capability()}, NumPy SIMD {' '.join(simd) or 'baseline'}, "
-        f"{', '.join(blas)}; threads: torch {torch.get_num_threads()}, {', '.join(threads)}"
+        f"{', '.join(blas)}; threads: torch {torch.get_num_threads()}, {', '.join(threads)}; "
+        f"ndgrad's core: {ndgrad.__config__.CORE}"
     )
 
 

@@ -1,8 +1,7 @@
-"""Python's operators and protocols on tensors (``a + b``, ``a @ b``, ``a += b``, ``len(a)``, ``float(a)``, ``b in a``):
-one line each, delegating to ops. An operand that is neither a Tensor nor a Python number gives NotImplemented, so
-Python can ask the other side (and raises its TypeError, as for PyTorch's)."""
-
-from numbers import Number
+"""Python's operators and protocols on tensors (``a + b``, ``a @ b``, ``a += b``, ``float(a)``): one line each,
+delegating to ops. An operand that is neither a Tensor nor a Python number gives NotImplemented, so Python can ask
+the other side (and raises its TypeError, as for PyTorch's). Those that PyTorch writes in Python (``b - a`` for a
+number ``b``, ``a ** b``, ``len(a)``, ``b in a``) are in ndgrad._python_methods."""
 
 from ndgrad import ops
 from ndgrad.ops._op import operand as _operand
@@ -13,7 +12,7 @@ __all__ = ["OperatorMethods"]
 # fits their declared overloads, so the argument parser's check, the boundary of a direct call, would only repeat
 # itself on the hottest path there is (every a * b of a model, and of the backward rules written with operators).
 # For a Tensor on the left, ops.add and ops.mul are their op's apply, which + and * call straight away.
-_sub, _rsub, _div = (op.__wrapped__ for op in (ops.sub, ops.rsub, ops.div))
+_sub, _div = (op.__wrapped__ for op in (ops.sub, ops.div))
 _Add, _Mul = ops.arithmetic.Add, ops.arithmetic.Mul
 
 
@@ -34,10 +33,6 @@ class OperatorMethods:
         other = _operand(other)
         return NotImplemented if other is None else _sub(self, other)
 
-    def __rsub__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else _rsub(self, other)
-
     def __mul__(self, other):
         other = _operand(other)
         return NotImplemented if other is None else _Mul.apply(self, other)
@@ -50,42 +45,14 @@ class OperatorMethods:
         other = _operand(other)
         return NotImplemented if other is None else _div(self, other)
 
-    def __rtruediv__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else _Mul.apply(ops.reciprocal(self), other)
-
-    def __floordiv__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.floor_divide(self, other)
-
-    def __rfloordiv__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.floor_divide(_as_tensor_like(other, self), self)
-
     def __mod__(self, other):
         other = _operand(other)
         return NotImplemented if other is None else ops.remainder(self, other)
-
-    def __rmod__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.remainder(_as_tensor_like(other, self), self)
-
-    def __pow__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.pow(self, other)
-
-    def __rpow__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else ops.pow(other, self)
 
     # A number is no operand of @ (PyTorch: "unsupported operand type(s) for @: 'Tensor' and 'int'").
     def __matmul__(self, other):
         other = _operand(other)
         return ops.matmul(self, other) if hasattr(other, "_data") else NotImplemented
-
-    def __rmatmul__(self, other):
-        other = _operand(other)
-        return ops.matmul(other, self) if hasattr(other, "_data") else NotImplemented
 
     def __neg__(self):
         return ops.neg(self)
@@ -146,10 +113,6 @@ class OperatorMethods:
         other = _operand(other)
         return NotImplemented if other is None else self.remainder_(other)
 
-    def __ipow__(self, other):
-        other = _operand(other)
-        return NotImplemented if other is None else self.pow_(other)
-
     def __iand__(self, other):
         other = _operand(other)
         return NotImplemented if other is None else self.bitwise_and_(other)
@@ -169,16 +132,6 @@ class OperatorMethods:
     def __irshift__(self, other):
         other = _operand(other)
         return NotImplemented if other is None else self.bitwise_right_shift_(other)
-
-    def __len__(self):
-        if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
-        return self._data.shape[0]
-
-    def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
-        return iter(self.unbind(0))
 
     def __bool__(self):
         if self._data.size != 1:
@@ -205,18 +158,6 @@ class OperatorMethods:
             raise ValueError("only one element tensors can be converted to Python scalars")
         return self._data.item()
 
-    def __format__(self, spec):
-        if self._data.ndim == 0:
-            return format(self._data.item(), spec)
-        return format(repr(self), spec)
-
-    def __contains__(self, element):
-        """``element in x``: whether any element equals it (see torch.Tensor.__contains__)."""
-        if isinstance(element, Number) or hasattr(element, "_data"):
-            return bool((element == self).any().item())
-        raise RuntimeError(
-            f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}."
-        )
 
 
 def _real_scalar(value, cpp_type):
@@ -226,14 +167,3 @@ def _real_scalar(value, cpp_type):
             raise RuntimeError(f"value cannot be converted to type {cpp_type} without overflow")
         return value.real
     return value
-
-
-def _as_tensor_like(value, like):
-    """A number on the left of an operator, as a tensor of the dtype the pair promotes to (so it stays weak)."""
-    from ndgrad._creation import tensor
-    from ndgrad._dtype import result_type
-    from ndgrad._tensor import Tensor
-
-    if isinstance(value, Tensor):
-        return value
-    return tensor(value, dtype=result_type((like, value)), device=like.device)

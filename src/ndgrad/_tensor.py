@@ -4,11 +4,10 @@ The math is not here: operators and methods are one-line delegations to ``ndgrad
 """
 
 import weakref
-from copy import deepcopy
 
 import numpy as np
 
-from ndgrad import _dlpack, ops
+from ndgrad import ops
 from ndgrad._argument_parser import check_fits, parses_method, type_name
 from ndgrad._device import device as Device
 from ndgrad._device import parse_to, to_device
@@ -29,6 +28,7 @@ from ndgrad._dtype import (
 from ndgrad._fpstate import restore, silence
 from ndgrad._metadata import MetadataMethods, Size
 from ndgrad._operators import OperatorMethods
+from ndgrad._python_methods import PythonMethods
 from ndgrad._tensor_surface import present_as_torch
 from ndgrad._warnings import warn
 from ndgrad.autograd.grad_mode import (
@@ -39,7 +39,6 @@ from ndgrad.autograd.grad_mode import (
     check_inference_write,
 )
 from ndgrad.autograd.graph import BOOKKEEPING, accumulator_of, hooks_of, note_retaining
-from ndgrad.autograd.graph_api import add_hook
 from ndgrad.autograd.provenance import mark, note_cut, note_write
 from ndgrad.ops._op import repeated_elements_error
 from ndgrad.ops.activation import ActivationMethods
@@ -116,7 +115,7 @@ class Tensor(
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, InplaceViewMethods, MetadataMethods,
+    RandomMethods, InplaceViewMethods, MetadataMethods, PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
@@ -262,24 +261,6 @@ class Tensor(
             else:
                 self._grad = self._grad + grad
 
-    def register_hook(self, hook):
-        """Call ``hook(grad)`` when this tensor's gradient is computed; it may return a replacement (see
-        torch.Tensor.register_hook)."""
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is None:  # a leaf: the hooks live on the tensor, as its AccumulateGrad is held weakly
-            return add_hook(hooks_of(self).tensor_hooks(0), hook)
-        return add_hook(hooks_of(self.grad_fn).tensor_hooks(self._output_nr), hook)
-
-    def register_post_accumulate_grad_hook(self, hook):
-        """Call ``hook(tensor)`` after a gradient was accumulated into this leaf's .grad (see
-        torch.Tensor.register_post_accumulate_grad_hook)."""
-        if not self._requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
-        return add_hook(hooks_of(self).post_accumulate, hook)
-
     def _edge(self):
         """The (node, input_nr) pair a new node's next_functions points at for this input."""
         if self.grad_fn is not None:
@@ -287,12 +268,6 @@ class Tensor(
         ref = self._accumulator_ref
         accumulator = ref() if ref is not None else None
         return (accumulator if accumulator is not None else accumulator_of(self), 0)
-
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Accumulate d(self)/d(leaf) into every leaf's .grad (see torch.Tensor.backward)."""
-        from ndgrad.autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def detach(self):
         """A tensor sharing this data, cut out of the graph (see torch.Tensor.detach)."""
@@ -421,13 +396,6 @@ class Tensor(
         counter[0] += 1
         note_write(counter)
 
-    def __repr__(self):
-        from ndgrad._printing import tensor_repr
-
-        return tensor_repr(self)
-
-    __str__ = __repr__
-
     # ---- conversion --------------------------------------------------------------------------------------
     def item(self):
         if self._data.size != 1:
@@ -454,21 +422,6 @@ class Tensor(
                 "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead."
             )
         return _host(self._data)
-
-    def __dlpack__(self, *, stream=-1, max_version=None, dl_device=None, copy=None):
-        """A DLPack capsule sharing this tensor's memory (see torch.Tensor.__dlpack__ and ndgrad.from_dlpack)."""
-        return _dlpack.export(self, stream, max_version, dl_device, copy)
-
-    def __dlpack_device__(self):
-        return _dlpack.device_of(self)
-
-    def __array__(self, dtype=None, copy=None):
-        array = self.numpy()
-        return array if dtype is None else array.astype(dtype, copy=False)
-
-    def __array_wrap__(self, array, context=None, return_scalar=False):
-        """A NumPy function's result on tensors, as a tensor: ``np.add(x, 1)``; bool results as uint8, as torch's."""
-        return Tensor._wrap(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     @parses_method("to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
                    "MemoryFormat? memory_format=None)",
@@ -587,19 +540,6 @@ class Tensor(
 
     # ---- Python protocols --------------------------------------------------------------------------------
     __hash__ = object.__hash__  # by identity, as in PyTorch (== is elementwise)
-
-    def __reduce_ex__(self, protocol):
-        arguments = (_host(self._data).copy(), self._requires_grad, str(self.device))
-        return (_rebuild, (*arguments, self.__dict__) if self.__dict__ else arguments)  # the user's attributes too
-
-    def __deepcopy__(self, memo):
-        copy = Tensor._from_parts(self._data.copy(), self._requires_grad, None, 0, None)
-        if self._grad is not None:
-            copy._grad = Tensor._wrap(self._grad._data.copy())
-        memo[id(self)] = copy
-        if self.__dict__:
-            copy.__dict__.update(deepcopy(self.__dict__, memo))
-        return copy
 
     def __getitem__(self, index):
         return ops.indexing.getitem(self, index)

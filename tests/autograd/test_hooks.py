@@ -1,12 +1,10 @@
 """Hooks against PyTorch: tensor hooks, retain_grad, node pre/post hooks, post-accumulate hooks, their order
 across a graph, their checks; saved-tensor hooks; grad_fn.metadata, next_functions and the _saved_* attributes."""
 
-import inspect
 
 import pytest
 
 import ndgrad
-from ndgrad.ops import _op
 
 # ---- order ---------------------------------------------------------------------------------------------------------
 ORDER = """
@@ -256,12 +254,6 @@ z.grad_fn._saved_other
 
 
 # ---- saved-tensor hooks --------------------------------------------------------------------------------------------
-wired = pytest.mark.skipif(
-    "pack_saved" not in inspect.getsource(_op), reason="needs Op.apply's _record to call saved.pack_saved (lead)"
-)
-
-
-@wired
 def test_pack_and_unpack_hooks(same):
     same(
         """
@@ -287,7 +279,6 @@ print(e.grad_fn._saved_result)
     )
 
 
-@wired
 @pytest.mark.parametrize(
     "snippet",
     [

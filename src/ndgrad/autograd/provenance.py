@@ -21,6 +21,7 @@ _PACKAGE = str(Path(__file__).resolve().parent.parent)  # frames inside ndgrad a
 _DEMO = str(Path(_PACKAGE) / "demo")  # except the demo's, which is written as a user would write it
 _INTERNAL, _EXTERNAL = set(), set()  # co_filenames seen so far: ndgrad's own, and the user's
 _SITES = {}  # each raw site once (see Note [shared records] in ndgrad._shared)
+_COMPILED = not __file__.endswith(".py")  # see capture
 
 
 class _State:
@@ -47,9 +48,12 @@ def capture(depth=2):
     """The raw site (code object, bytecode offset) of the innermost frame that is not ndgrad's, or None.
 
     This runs for every recorded op, so the walk is the cheapest loop found: one set test per frame, and the
-    line number is looked up from the offset only when someone asks (``Site.from_raw``).
+    line number is looked up from the offset only when someone asks (``Site.from_raw``). ``depth`` frames (the
+    caller's and ndgrad's above it) are skipped unread, so the walk does not make frame objects of them; in the
+    compiled core (see Note [compiled core] in ndgrad._core) those functions have no frames, and the walk starts
+    at the innermost Python frame.
     """
-    frame = _getframe(depth)
+    frame = _getframe(0 if _COMPILED else depth)
     internal, external = _INTERNAL, _EXTERNAL
     while frame is not None:
         code = frame.f_code
