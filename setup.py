@@ -21,7 +21,15 @@ _spec.loader.exec_module(core)
 
 
 def not_built(reason):
+    """Say in one line why the core was not built, and go on without it; a build that must carry the core (a
+    wheel's, NDGRAD_REQUIRE_CORE) raises the error instead. Called while the error is being handled."""
+    if os.environ.get("NDGRAD_REQUIRE_CORE"):
+        raise  # the error being handled
     print(f"ndgrad: the compiled core was not built ({reason}); ndgrad installs as pure Python", file=sys.stderr)
+
+
+def first_line(error):
+    return f"{type(error).__name__}: {error}".splitlines()[0][:160]
 
 
 class BuildCore(build_ext):
@@ -43,9 +51,7 @@ class BuildCore(build_ext):
         try:
             super().run()
         except Exception as error:  # a missing or failing C compiler raises one of several distutils errors
-            if os.environ.get("NDGRAD_REQUIRE_CORE"):  # a wheel's build (pyproject.toml's [tool.cibuildwheel])
-                raise
-            not_built(f"{type(error).__name__}: {error}".splitlines()[0][:160])
+            not_built(first_line(error))
             return
         manifest = {path: core.sources_hash(path) for path in core.COMPILED}
         self.manifest_path().write_text(json.dumps(manifest, indent=1) + "\n")
@@ -61,15 +67,20 @@ def core_extensions():
     try:
         from Cython.Build import cythonize
     except ImportError:
-        if os.environ.get("NDGRAD_REQUIRE_CORE"):
-            raise
         not_built("Cython is not installed")
         return []
     modules = [
         Extension("ndgrad." + path.removesuffix(".py").replace("/", "."), [f"src/ndgrad/{path}"])
         for path in core.COMPILED
     ]
-    return cythonize(modules, build_dir="build/cython", quiet=True, compiler_directives={"language_level": 3})
+    try:
+        return cythonize(
+            modules, build_dir="build/cython", include_path=["src"], quiet=True,
+            compiler_directives={"language_level": 3},
+        )
+    except Exception as error:  # this Cython cannot translate the sources
+        not_built(first_line(error))
+        return []
 
 
 setup(ext_modules=core_extensions(), cmdclass={"build_ext": BuildCore})

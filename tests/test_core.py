@@ -98,3 +98,19 @@ def test_no_compiled_module_defines_a_method_torch_writes_in_python():
             for node in owner.body if isinstance(node, ast.FunctionDef)
         }
         assert sorted(methods & _PYTHON_METHODS) == [], path
+
+
+@pytest.mark.skipif(ndgrad.__config__.CORE != "compiled", reason="the pure-Python core has no C structs")
+def test_the_compiled_core_keeps_the_fields_in_c_structs():
+    """ndgrad._fields's classes are extension types there, and a tensor's and a node's fields their members."""
+    from ndgrad._fields import NodeFields, TensorFields
+
+    heap_type = 1 << 9  # Py_TPFLAGS_HEAPTYPE: set on every class made by a class statement that Python runs
+    for fields in (TensorFields, NodeFields):
+        assert not fields.__flags__ & heap_type
+    x = ndgrad.tensor([1.0, 2.0], requires_grad=True)
+    node = (x * x).grad_fn
+    assert type(TensorFields.__dict__["_data"]).__name__ == "getset_descriptor"
+    assert isinstance(x, TensorFields) and isinstance(node, NodeFields)
+    accumulator = x._edge()[0]  # x's AccumulateGrad, on both edges of x * x
+    assert node._edges == ((accumulator, 0), (accumulator, 0))

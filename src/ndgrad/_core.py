@@ -30,6 +30,7 @@ __all__ = ["COMPILED", "CORE", "why", "sources_hash"]
 
 # The modules every recorded op runs through, as paths inside the package
 COMPILED = (
+    "_fields.py",
     "_shared.py",
     "_operators.py",
     "_tensor.py",

@@ -25,6 +25,7 @@ from ndgrad._dtype import (
     int64,
     uint8,
 )
+from ndgrad._fields import TensorFields, new_tensor
 from ndgrad._fpstate import restore, silence
 from ndgrad._metadata import MetadataMethods, Size
 from ndgrad._operators import OperatorMethods
@@ -101,7 +102,6 @@ def _requires_grad_leaf_error(requires_grad):
     return message
 
 
-_new = object.__new__
 # A view made where nothing records, written in place where something does: (made in, modified) for the message
 _VIEW_MODES = {
     "no_grad": ("no_grad mode", "with grad mode enabled"), "inference_mode": ("inference mode", "in normal mode"),
@@ -110,7 +110,7 @@ _VIEW_MODES = {
 
 
 class Tensor(
-    ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
+    TensorFields, ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
     ActivationMethods, ComparisonMethods, ComplexMethods, ReductionMethods, SelectionMethods, ScanMethods,
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
@@ -119,11 +119,9 @@ class Tensor(
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
-    __slots__ = (
-        "_data", "_requires_grad", "grad_fn", "_grad", "_output_nr", "_version_counter", "_base", "_view_steps",
-        "_views", "_accumulator_ref", "_hooks", "_retains_grad", "_fw_tangent", "_conj_bit", "_origin",
-        "__weakref__", "__dict__",  # a user's own attributes (x.name = ...), as PyTorch allows: made on first use
-    )
+    # The other fields are TensorFields' (see ndgrad._fields); __dict__ holds a user's own attributes (x.name = ...),
+    # as PyTorch allows, made on first use
+    __slots__ = ("grad_fn", "__weakref__", "__dict__")
     __array_priority__ = 1000  # NumPy arrays and scalars on the left of an operator defer to Tensor
     __module__ = "ndgrad"  # prints as <class 'ndgrad.Tensor'>, as torch's does
 
@@ -133,24 +131,7 @@ class Tensor(
 
         return legacy_new(None, args, kwargs, cls)  # the default dtype, as set_default_dtype leaves it
 
-    @classmethod
-    def _from_parts(cls, data, requires_grad, grad_fn, output_nr, version_counter, base=None):
-        # One store per statement: a tuple assignment of this many fields builds and unpacks a tuple (~30% slower).
-        t = _new(cls)
-        t._data = data
-        t._requires_grad = requires_grad
-        t.grad_fn = grad_fn
-        t._grad = None
-        t._output_nr = output_nr
-        t._version_counter = version_counter
-        t._base = base
-        t._view_steps = None
-        t._views = None
-        t._accumulator_ref = None
-        t._hooks = None
-        t._retains_grad = False
-        t._conj_bit = False
-        return t
+    _from_parts = classmethod(new_tensor)  # a tensor made of its parts, without __init__
 
     @staticmethod
     def _wrap(data):

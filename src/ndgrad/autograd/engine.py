@@ -102,7 +102,7 @@ def run_backward(roots, root_grads, retain_graph, create_graph, capture=None):
                         continue
                     if hooks is not None and hooks.pre:
                         grads = _hooked(run_pre_hooks, graph, hooks.pre, grads)
-                        if all(grad is None for grad in grads):  # a pre-hook dropped every gradient
+                        if _all_none(grads):  # a pre-hook dropped every gradient
                             grads = None
                     if grads is None:
                         input_grads = (None,) * len(node._edges)
@@ -179,13 +179,21 @@ class _CollectorPause:
 _COLLECTOR_PAUSED = _CollectorPause()
 
 
+def _all_none(grads):
+    for grad in grads:
+        if grad is not None:
+            return False
+    return True
+
+
 def _count_dependencies(root_nodes):
     """The count of every node the roots reach (a root starts at 0), each node walked once: being counted is
     having been seen."""
     dependencies = dict.fromkeys(root_nodes, 0)
     stack = list(dependencies)
     while stack:
-        for next_node, _ in stack.pop()._edges:
+        node = stack.pop()
+        for next_node, _ in node._edges:
             if next_node is None:
                 continue
             count = dependencies.get(next_node)

@@ -5,6 +5,7 @@ import functools
 import inspect
 
 from ndgrad._dtype import from_numpy_dtype
+from ndgrad._fields import NodeFields
 from ndgrad._warnings import warn
 from ndgrad.autograd import forward_ad
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
@@ -229,7 +230,7 @@ class Function:
         inputs = args + tuple(kwargs.values())
         requires_grad = [isinstance(x, Tensor) and x._requires_grad for x in inputs]
         record = STATE.grad_enabled and any(requires_grad)
-        ctx = object.__new__(cls._backward_cls)
+        ctx = NodeFields.__new__(cls._backward_cls)
         ctx._sequence_nr = next(_sequence)
         ctx.needs_input_grad = tuple(requires_grad)
         if record:  # before forward: a dirty input is about to become an output of ctx itself

@@ -14,6 +14,7 @@ import numpy as np
 
 from ndgrad._device import namespace_of
 from ndgrad._dtype import from_numpy_dtype
+from ndgrad._fields import NodeFields
 from ndgrad.autograd.grad_mode import STATE
 from ndgrad.autograd.graph_api import RemovableHandle, add_hook, run_post_accumulate_hooks
 from ndgrad.autograd.memory import memory_report
@@ -78,7 +79,7 @@ def hooks_of(owner):
     return hooks
 
 
-class Node:
+class Node(NodeFields):
     """Base of every grad_fn. ``next_functions`` is a tuple of (node or None, input_nr), one per input (see
     torch.autograd.graph.Node)."""
 
@@ -156,9 +157,9 @@ class OpNode(Node):
     Subclasses are made per op (``MulBackward0``) by ``Op.__init_subclass__``.
     """
 
-    # The fixed fields are slots, the cheapest to store, as a node is made for every recorded op; the op's
-    # keyword parameters become the instance __dict__ itself, so ``ctx.dim`` is a plain attribute read.
-    __slots__ = ("_sequence_nr", "_edges", "_output_meta", "_saved", "_saved_versions", "_site", "_freed_by")
+    # The fixed fields are NodeFields' and a slot, the cheapest to store, as a node is made for every recorded op;
+    # the op's keyword parameters become the instance __dict__ itself, so ``ctx.dim`` is a plain attribute read.
+    __slots__ = ("_output_meta", "_saved", "_saved_versions")
     op = None  # the Op class whose vjp this node runs; Op.apply creates these nodes without calling __init__
 
     def __getattr__(self, name):

@@ -11,6 +11,7 @@ import numpy as np
 
 from ndgrad._device import allocation_error, array_namespace, device_of_array, namespace_of, placement, to_device
 from ndgrad._dtype import INT_RANGES, can_cast, get_default_dtype, result_type, wrapped_int
+from ndgrad._fields import NodeFields
 from ndgrad._fpstate import restore, silence
 from ndgrad._shared import keep
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
@@ -38,7 +39,7 @@ REAL, POSITIVE, NONZERO, UNIT, ABOVE_ONE = "real", "positive", "nonzero", "unit"
 OP_TABLE = []  # every Op subclass with a name, for listing by tests and docs; nothing dispatches through it
 
 _Tensor = None  # ndgrad._tensor.Tensor, bound on first use (the tensor module imports the ops)
-_new = object.__new__
+_new_node = NodeFields.__new__  # object.__new__ as Python; the C struct's allocator when compiled
 
 
 class Op:
@@ -495,8 +496,10 @@ _METAS, _VERSIONS = {}, {}  # what nodes share (see Note [shared records] in ndg
 def _edge_of(x):
     """The edge a new node points along for one input: its producer and output number, its leaf's AccumulateGrad,
     or _NO_EDGE for a number or a tensor that needs no gradient."""
-    if isinstance(x, _Tensor) and x._requires_grad:
-        return (x.grad_fn, x._output_nr) if x.grad_fn is not None else x._edge()
+    if isinstance(x, _Tensor):
+        tensor = x  # typed in the compiled core (ops/_op.pxd), as are other tensors and nodes named so here
+        if tensor._requires_grad:
+            return (x.grad_fn, tensor._output_nr) if x.grad_fn is not None else x._edge()
     return _NO_EDGE
 
 
@@ -506,7 +509,7 @@ def _record(cls, inputs, params, outs):
     This runs for every recorded op, so one- and two-input ops (nearly all of them) build their edges without a
     loop, and a node with no keyword parameters keeps no dict until someone sets an attribute.
     """
-    node = _new(cls._node_class)
+    node = _new_node(cls._node_class)
     if params:
         node.__dict__ = params  # the op's keyword parameters, which rules read as ctx.dim, ctx.keepdim, ...
     node._sequence_nr = next(_sequence)
@@ -517,7 +520,8 @@ def _record(cls, inputs, params, outs):
     else:
         node._edges = edges = tuple([_edge_of(x) for x in inputs])
     if len(outs) == 1:
-        data = outs[0]._data
+        out = outs[0]
+        data = out._data
         meta = ((data.shape, data.dtype),)
         node._output_meta = _METAS.get(meta) or keep(_METAS, meta)  # see Note [shared records]
     else:
@@ -547,7 +551,8 @@ def _save(node, steps, edges, inputs, outs):
         else:
             item = inputs[index]
             if isinstance(item, _Tensor):
-                counter = item._version_counter  # inlined Tensor._version: this runs for every saved input
+                tensor = item
+                counter = tensor._version_counter  # inlined Tensor._version: this runs for every saved input
                 version = counter[0] if counter is not None else 0
             else:
                 version = None
