@@ -2,7 +2,7 @@
 # write, so that their fields are read and written as C struct members.
 cimport cython
 
-from ndgrad._fields cimport NodeFields, TensorFields
+from ndgrad._fields cimport NodeFields, TensorFields, new_tensor
 
 
 @cython.locals(tensor=TensorFields)

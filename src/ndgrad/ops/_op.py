@@ -11,7 +11,7 @@ import numpy as np
 
 from ndgrad._device import allocation_error, array_namespace, device_of_array, namespace_of, placement, to_device
 from ndgrad._dtype import INT_RANGES, can_cast, get_default_dtype, result_type, wrapped_int
-from ndgrad._fields import NodeFields
+from ndgrad._fields import NodeFields, new_tensor
 from ndgrad._fpstate import restore, silence
 from ndgrad._shared import keep
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
@@ -120,7 +120,12 @@ class Op:
         try:
             if target is not None:  # a cast may overflow too (100000 to float16 is inf)
                 arrays = [a.astype(target) if hasattr(a, "dtype") and a.dtype != target else a for a in arrays]
-            result = cls.forward(xp, *arrays, **params) if xp is np else _forward_placed(cls, xp, arrays, params)
+            if xp is not np:
+                result = _forward_placed(cls, xp, arrays, params)
+            elif params:
+                result = cls.forward(xp, *arrays, **params)
+            else:  # no keywords: nothing to unpack into a new dict (most elementwise ops)
+                result = cls.forward(xp, *arrays)
         except ValueError as error:
             raise _translate(error, arrays) from None
         except MemoryError as error:
@@ -140,7 +145,7 @@ class Op:
         counter = None if grad_enabled or not STATE.inference else NO_VERSION  # see Note [inference tensors]
         if type(result) is not tuple:
             if type(result) is np.ndarray and view_of is None:  # the common case of _wrap, inlined
-                out = Tensor._from_parts(result, False, None, 0, counter)
+                out = new_tensor(Tensor, result, False, None, 0, counter)
             else:
                 out = _wrap(result, Tensor, view_of, counter)
             if needs_grad and not grad_enabled and _Provenance.enabled and not _BACKWARD.depth:
