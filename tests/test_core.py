@@ -114,3 +114,17 @@ def test_the_compiled_core_keeps_the_fields_in_c_structs():
     assert isinstance(x, TensorFields) and isinstance(node, NodeFields)
     accumulator = x._edge()[0]  # x's AccumulateGrad, on both edges of x * x
     assert node._edges == ((accumulator, 0), (accumulator, 0))
+
+
+def test_the_wheel_ships_every_declaration_the_hashes_cover():
+    """An installed core checks its .pxd files' hashes too: a wheel without them would never load its core."""
+    import fnmatch
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    project = tomllib.loads((_core.PACKAGE.parents[1] / "pyproject.toml").read_text())
+    patterns = project["tool"]["setuptools"]["package-data"]["ndgrad"]
+    declarations = [path.relative_to(_core.PACKAGE).as_posix() for path in _core.PACKAGE.rglob("*.pxd")]
+    assert declarations  # the compiled core has some
+    for path in declarations:
+        assert any(fnmatch.fnmatchcase(path, pattern) and path.count("/") == pattern.count("/")
+                   for pattern in patterns), path
