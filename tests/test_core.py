@@ -78,6 +78,20 @@ def test_a_core_older_than_its_sources_is_not_run(tmp_path):
 
 
 @needs_build
+def test_a_core_built_for_other_modules_is_not_run(tmp_path):
+    """A build from before a module joined the core (its record lacks one) runs every module from source."""
+    shutil.copytree(_core.PACKAGE, tmp_path / "ndgrad", ignore=shutil.ignore_patterns("__pycache__"))
+    manifest = tmp_path / "ndgrad" / _core.MANIFEST.name
+    built = json.loads(manifest.read_text())
+    del built["_fields.py"]
+    manifest.write_text(json.dumps(built))
+    state, _ = report(tmp_path)
+    assert state["core"] == "python"
+    assert state["sources"] == sorted(_core.COMPILED)
+    assert "built for other modules" in state["show"]
+
+
+@needs_build
 def test_the_build_records_every_compiled_module():
     built = json.loads(_core.MANIFEST.read_text())
     assert sorted(built) == sorted(_core.COMPILED)

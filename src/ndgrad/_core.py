@@ -60,6 +60,8 @@ def _choose():
     if not MANIFEST.exists():
         return "python", "no compiled core was built"
     built = json.loads(MANIFEST.read_text())
+    if sorted(built) != sorted(COMPILED):  # built before a module joined or left the core
+        return "python", "the compiled core was built for other modules: rebuild it with `make core`"
     missing = sorted(module for module in built if not _has_extension(module))
     if missing:
         return "python", f"the compiled core lacks {', '.join(missing)}"
