@@ -180,6 +180,8 @@ _COLLECTOR_PAUSED = _CollectorPause()
 
 
 def _all_none(grads):
+    """all(grad is None for grad in grads), as a loop: the compiled core's typed run_backward may hold no
+    generator (a closure), and list.count(None) would compare arrays elementwise."""
     for grad in grads:
         if grad is not None:
             return False

@@ -504,7 +504,8 @@ def _edge_of(x):
     if isinstance(x, _Tensor):
         tensor = x  # typed in the compiled core (ops/_op.pxd), as are other tensors and nodes named so here
         if tensor._requires_grad:
-            return (x.grad_fn, tensor._output_nr) if x.grad_fn is not None else x._edge()
+            grad_fn = x.grad_fn  # read once: not a typed field (see ndgrad._fields)
+            return (grad_fn, tensor._output_nr) if grad_fn is not None else x._edge()
     return _NO_EDGE
 
 
