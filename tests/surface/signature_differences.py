@@ -1,0 +1,25 @@
+"""The one list of where ndgrad's signatures knowingly differ from torch's, each with its reason. The signature
+check (test_signatures.py) fails on any difference not listed here, and on a listed one that is gone."""
+
+_CLASSIFIER = ("torch's parser writes this function's overload without a parameter named input or self, so the "
+               "check cannot tell it from a method's: the same overload is counted on the wrong side")
+_NDGRAD_EXTRA = "an ndgrad addition, keyword-only after torch's parameters: every torch call means the same"
+
+KNOWN = {
+    "torch.where": _CLASSIFIER,  # where(Tensor condition)
+    "torch.Tensor.where": _CLASSIFIER,
+    "torch.repeat_interleave": _CLASSIFIER,  # repeat_interleave(Tensor repeats, *, output_size=None)
+    "torch.Tensor.repeat_interleave": _CLASSIFIER,
+    "torch.Tensor.copy_": "torch's binding library also holds copy_(Tensor src, bool? non_blocking=None) for another "
+                          "binding; Tensor.copy_ itself parses copy_(Tensor other, bool non_blocking=False), as ndgrad",
+    "torch.no_grad": "decorates without parentheses (@no_grad), as torch's does through its own __new__; inspect "
+                     "reads ndgrad's __new__ where it reads torch's __init__",
+    "torch.autograd.no_grad": "the same class as torch.no_grad",
+    "torch.load": "torch's pickle-based loading (pickle_module, weights_only=False, mmap) is the file-format issue's; "
+                  "ndgrad never unpickles",
+    "torch.save": "torch's pickle format (pickle_module, pickle_protocol) is the file-format issue's",
+    "torch.autograd.detect_anomaly": _NDGRAD_EXTRA + " (check_forward: stop at the first forward op making a NaN)",
+    "torch.autograd.set_detect_anomaly": _NDGRAD_EXTRA + " (check_forward)",
+    "torch.autograd.functional.jacobian": _NDGRAD_EXTRA + " (show: print the Jacobian's graph)",
+    "torch.utils.data.random_split": "generator=None means the default generator, which torch writes as its default",
+}
