@@ -1,5 +1,7 @@
 """ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
 
+import math
+
 # __config__ first: its import of ndgrad._core picks the compiled or the pure-Python core before either is imported
 from ndgrad import __config__, autograd, cuda, fft, linalg, nn, ops, optim, return_types, utils, viz
 from ndgrad._argument_parser import parses
@@ -48,7 +50,15 @@ from ndgrad._dtype import (
     set_default_dtype,
     uint8,
 )
-from ndgrad._metadata import layout, strided
+from ndgrad._metadata import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    layout,
+    memory_format,
+    preserve_format,
+    strided,
+)
 from ndgrad._printing import set_printoptions, typename
 from ndgrad._random import (
     Generator,
@@ -69,6 +79,7 @@ from ndgrad._random import (
 )
 from ndgrad._ranges import arange, linspace, logspace
 from ndgrad._tensor import Size, Tensor
+from ndgrad._type_info import finfo, iinfo
 from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ndgrad.autograd.explain import explain  # ndgrad's own: why is .grad None?
 from ndgrad.autograd.grad_mode import (
@@ -84,6 +95,7 @@ from ndgrad.ops import *  # noqa: F403  (every op family's public functions: ndg
 from ndgrad.serialization import load, save
 
 half, float, double = float16, float32, float64
+pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
 short, int, long = int16, int32, int64
 cfloat, cdouble = complex64, complex128
 

@@ -149,8 +149,12 @@ def _accepts(param, value, position, numbers_as_tensors):
         from ndgrad._metadata import strided
 
         return value is strided  # ndgrad's tensors are all strided: the default (None) or strided fits
-    if kind in ("memory_format", "storage"):
-        return False  # ndgrad's tensors are contiguous and own their memory: only the default, None, fits
+    if kind == "memory_format":
+        from ndgrad._metadata import memory_format
+
+        return isinstance(value, memory_format)
+    if kind == "storage":
+        return False  # ndgrad's tensors own their memory: only the default, None, fits
     return True  # object
 
 
@@ -388,6 +392,10 @@ def _unpacked(param, value):
     kind, Tensor = param.kind, (_bound or _classes())[0]
     if kind == "layout":
         return None  # strided, the one layout, is what the default means
+    if kind == "memory_format":
+        from ndgrad._metadata import DEFAULT_FORMATS
+
+        return None if value in DEFAULT_FORMATS else value  # channels_last reaches the body, which may refuse it
     if kind == "dtype" and value in _PYTHON_DTYPES and isinstance(value, type):
         import ndgrad._dtype
 
@@ -469,14 +477,15 @@ class Signature:
 
     def _body_keywords(self, kwargs, overload):
         """``kwargs`` as the body takes them. A keyword PyTorch names otherwise than the body goes to the body's
-        parameter in the same place (``pow(self=2, exponent=x)``); one the body has no place for is a feature
-        ndgrad lacks (``out=``, ``layout=``, ``pin_memory=``), which given its default changes nothing."""
+        positional parameter in the same place (``pow(self=2, exponent=x)``); one the body has no place for is a
+        feature ndgrad lacks (``out=``, ``layout=``, ``memory_format=channels_last``), which given its default
+        changes nothing."""
         kept, places = {}, [param.name for param in overload.params]
         for key, value in kwargs.items():
             index = places.index(key) if key in places else len(self.body)
             if key in self.accepted:
                 kept[key] = value
-            elif index < len(self.body) and self.body[index] not in kwargs:
+            elif index < len(self.body) and not overload.params[index].keyword_only and self.body[index] not in kwargs:
                 kept[self.body[index]] = value
             elif key == "pin_memory" and value:
                 raise RuntimeError(
@@ -556,6 +565,8 @@ def _type_decides(param, value):
     Tensor = (_bound or _classes())[0]
     if param.kind == "tensor" or param.kind == "tensors":
         return True
+    if param.kind == "memory_format":
+        return False  # the default formats are dropped, channels_last is not: the value decides
     if type(value) in (tuple, list):
         return not any(isinstance(item, Tensor) for item in value)
     return not isinstance(value, Tensor)

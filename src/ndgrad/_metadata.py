@@ -7,7 +7,10 @@ from ndgrad._argument_parser import parses_method, type_name
 from ndgrad._device import device_of_array
 from ndgrad._dtype import _BY_NUMPY, legacy_type_name
 
-__all__ = ["Size", "MetadataMethods", "layout", "strided"]
+__all__ = [
+    "Size", "MetadataMethods", "layout", "strided", "memory_format", "contiguous_format", "channels_last",
+    "channels_last_3d", "preserve_format",
+]
 
 
 class Size(tuple):
@@ -73,6 +76,36 @@ class layout:
 
 
 strided = layout("strided")
+
+
+class memory_format:
+    """The order of a tensor's dims in memory that an op should produce (see torch.memory_format). ndgrad takes
+    ``contiguous_format`` and ``preserve_format`` wherever torch takes a memory format, as the default they are;
+    ``channels_last`` is refused where ndgrad cannot lay a result out that way."""
+
+    __slots__ = ("name",)
+    __module__ = "ndgrad"
+
+    def __new__(cls, *args, **kwargs):  # the four below are all there are, as in PyTorch
+        raise TypeError("cannot create 'ndgrad.memory_format' instances")
+
+    @classmethod
+    def _make(cls, name):
+        self = object.__new__(cls)
+        self.name = name
+        return self
+
+    def __repr__(self):
+        return f"ndgrad.{self.name}"
+
+    def __reduce__(self):
+        return self.name  # the module attribute of that name
+
+
+contiguous_format, channels_last, channels_last_3d, preserve_format = (
+    memory_format._make(name) for name in ("contiguous_format", "channels_last", "channels_last_3d", "preserve_format")
+)
+DEFAULT_FORMATS = (contiguous_format, preserve_format)  # a memory format that asks for nothing ndgrad does not do
 
 
 def _dim_of_shape(dim, ndim):

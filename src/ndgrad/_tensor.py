@@ -464,7 +464,7 @@ class Tensor(
 
     @parses_method("cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
                    "cuda(Device? device=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated")
-    def cuda(self, device=None):
+    def cuda(self, device=None, non_blocking=False):  # copies to a GPU are synchronous: non_blocking asks nothing
         return self.to("cuda" if device is None else device)
 
     @parses_method("float(*, MemoryFormat? memory_format=None)")
