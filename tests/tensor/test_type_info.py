@@ -4,9 +4,9 @@ import math
 
 import pytest
 import torch
+from tests.ops.errors import raised
 
 import ndgrad
-from tests.ops.errors import raised
 
 FLOATING = ["float16", "float32", "float64", "complex64", "complex128"]
 INTEGER = ["uint8", "int8", "int16", "int32", "int64"]
