@@ -48,7 +48,8 @@ def test_shared_memory_keeps_the_values_and_layout_of_any_array(array):
     tensor = ndgrad.from_numpy(array)
     values, strides, offset = tensor.tolist(), tensor.stride(), tensor.storage_offset()
     tensor.share_memory_()
-    assert tensor.is_shared() and (tensor.tolist(), tensor.stride(), tensor.storage_offset()) == (values, strides, offset)
+    assert tensor.is_shared()
+    assert (tensor.tolist(), tensor.stride(), tensor.storage_offset()) == (values, strides, offset)
     assert not np.shares_memory(tensor.numpy(), array)
 
 
