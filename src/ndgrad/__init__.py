@@ -3,8 +3,27 @@
 import math
 
 # __config__ first: its import of ndgrad._core picks the compiled or the pure-Python core before either is imported
-from ndgrad import __config__, autograd, cuda, fft, linalg, nn, ops, optim, return_types, utils, viz
+from ndgrad import (
+    __config__,
+    accelerator,
+    autograd,
+    backends,
+    cuda,
+    distributed,
+    fft,
+    linalg,
+    multiprocessing,
+    nn,
+    onnx,
+    ops,
+    optim,
+    random,
+    return_types,
+    utils,
+    viz,
+)
 from ndgrad._argument_parser import parses
+from ndgrad._compile import compile
 from ndgrad._creation import (
     BoolTensor,
     ByteTensor,
@@ -27,6 +46,13 @@ from ndgrad._creation import (
     tensor,
     zeros,
     zeros_like,
+)
+from ndgrad._determinism import (
+    are_deterministic_algorithms_enabled,
+    get_deterministic_debug_mode,
+    is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode,
+    use_deterministic_algorithms,
 )
 from ndgrad._device import device
 from ndgrad._dlpack import from_dlpack
@@ -79,6 +105,7 @@ from ndgrad._random import (
 )
 from ndgrad._ranges import arange, linspace, logspace
 from ndgrad._tensor import Size, Tensor
+from ndgrad._threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 from ndgrad._type_info import finfo, iinfo
 from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ndgrad.autograd.explain import explain  # ndgrad's own: why is .grad None?
@@ -91,6 +118,7 @@ from ndgrad.autograd.grad_mode import (
     set_grad_enabled,
 )
 from ndgrad.autograd.hints import set_hint_language, set_hints_enabled  # ndgrad's own: hints after errors
+from ndgrad.backends.cuda import get_float32_matmul_precision, set_float32_matmul_precision
 from ndgrad.ops import *  # noqa: F403  (every op family's public functions: ndgrad.add, ndgrad.sum, ...)
 from ndgrad.serialization import load, save
 

@@ -6,6 +6,7 @@ import numpy as np
 from ndgrad._argument_parser import parses_method, type_name
 from ndgrad._device import device_of_array
 from ndgrad._dtype import _BY_NUMPY, legacy_type_name
+from ndgrad._shared_memory import is_shared, storage_address
 
 __all__ = [
     "Size", "MetadataMethods", "layout", "strided", "memory_format", "contiguous_format", "channels_last",
@@ -193,7 +194,8 @@ class MetadataMethods:
         return strided
 
     # Kinds of tensor PyTorch has and ndgrad does not: the answer is always no.
-    is_sparse = is_sparse_csr = is_quantized = is_meta = is_mkldnn = is_nested = property(lambda self: False)
+    is_sparse = is_sparse_csr = is_quantized = is_meta = is_mkldnn = is_nested = is_xpu = is_mps = property(
+        lambda self: False)
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
@@ -220,7 +222,9 @@ class MetadataMethods:
     def storage_offset(self):
         """Where the first element lies in the memory the tensor views, counted in elements (see
         torch.Tensor.storage_offset)."""
-        return (_address(self._data) - _address(_owner(self._data))) // self._data.itemsize
+        start = storage_address(self._data)  # a shared storage is a mapping, which no array owns
+        start = _address(_owner(self._data)) if start is None else start
+        return (_address(self._data) - start) // self._data.itemsize
 
     def get_device(self):
         """The GPU's number, or -1 for a tensor on the CPU (see torch.Tensor.get_device)."""
@@ -232,7 +236,8 @@ class MetadataMethods:
         return False  # ndgrad has no pinned host memory
 
     def is_shared(self):
-        return False  # nor shared memory between processes
+        """Whether the memory is shared with other processes, by share_memory_ (see torch.Tensor.is_shared)."""
+        return is_shared(self._data)
 
     @parses_method("type(object dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
                    "type(object dtype=None, bool async=False, *, MemoryFormat? memory_format=None)|deprecated")

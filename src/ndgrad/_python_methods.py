@@ -12,7 +12,7 @@ from numbers import Number
 
 import numpy as np
 
-from ndgrad import _dlpack, ops
+from ndgrad import _dlpack, _shared_memory, ops
 from ndgrad.autograd.graph import hooks_of
 from ndgrad.autograd.graph_api import add_hook
 from ndgrad.ops._op import operand as _operand
@@ -79,6 +79,18 @@ class PythonMethods:
 
         arguments = (_host(self._data).copy(), self._requires_grad, str(self.device))
         return (_rebuild, (*arguments, self.__dict__) if self.__dict__ else arguments)  # the user's attributes too
+
+    def share_memory_(self):
+        """Move this tensor's memory (with its base's, if it is a view) into shared memory that child processes
+        see and write, and return self; a no-op if already shared, and on a GPU (see torch.Tensor.share_memory_).
+
+        Unlike torch, which moves the storage itself, other tensors that already looked into the old memory (a
+        ``detach()`` taken earlier, other views of the base) keep it."""
+        if type(self._data) is np.ndarray and not _shared_memory.is_shared(self._data):
+            tensors = [self] if self._base is None else [self, self._base]
+            for tensor, shared in zip(tensors, _shared_memory.share([t._data for t in tensors])):
+                tensor._data = shared
+        return self
 
     def __deepcopy__(self, memo):
         from ndgrad._tensor import Tensor  # a plain Tensor, whatever the class of this one

@@ -409,6 +409,11 @@ class Module(StateDictMethods):
                 self._buffers[key] = fn(buffer)
         return self
 
+    def share_memory(self):
+        """Move parameters, gradients and buffers into shared memory, for processes that train one model (see
+        torch.nn.Module.share_memory and ndgrad.multiprocessing)."""
+        return self._apply(lambda tensor: tensor.share_memory_())
+
     def to(self, *args, **kwargs):
         """Move and/or cast parameters and buffers; only floating ones change dtype (see torch.nn.Module.to)."""
         device, dtype = _parse_to(args, kwargs)
