@@ -6,8 +6,9 @@ import numpy as np
 from ndgrad._argument_parser import parses_method, type_name
 from ndgrad._device import device_of_array
 from ndgrad._dtype import _BY_NUMPY, legacy_type_name
+from ndgrad._sparse_storage import SparseCOO
 
-__all__ = ["Size", "MetadataMethods", "layout", "strided"]
+__all__ = ["Size", "MetadataMethods", "layout", "strided", "sparse_coo"]
 
 
 class Size(tuple):
@@ -57,7 +58,7 @@ def _size_items(items):
 
 
 class layout:
-    """How a tensor's elements are laid out in memory (see torch.layout); ndgrad's tensors are all ``strided``."""
+    """How a tensor's elements are laid out in memory (see torch.layout): ``strided`` (dense) or ``sparse_coo``."""
 
     __slots__ = ("name",)
     __module__ = "ndgrad"
@@ -69,10 +70,11 @@ class layout:
         return f"ndgrad.{self.name}"
 
     def __reduce__(self):
-        return "strided"  # the module attribute of that name
+        return self.name  # the module attribute of that name
 
 
 strided = layout("strided")
+sparse_coo = layout("sparse_coo")
 
 
 def _dim_of_shape(dim, ndim):
@@ -157,10 +159,14 @@ class MetadataMethods:
 
     @property
     def layout(self):
-        return strided
+        return sparse_coo if type(self._data) is SparseCOO else strided
+
+    @property
+    def is_sparse(self):
+        return type(self._data) is SparseCOO
 
     # Kinds of tensor PyTorch has and ndgrad does not: the answer is always no.
-    is_sparse = is_sparse_csr = is_quantized = is_meta = is_mkldnn = is_nested = property(lambda self: False)
+    is_sparse_csr = is_quantized = is_meta = is_mkldnn = is_nested = property(lambda self: False)
 
     def is_floating_point(self):
         return self.dtype.is_floating_point

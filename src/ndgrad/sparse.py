@@ -1,0 +1,49 @@
+"""ndgrad.sparse, torch.sparse's mirror: products and sums of sparse COO tensors (the ops are in ndgrad.ops.sparse
+and ndgrad.ops._sparse_kernels)."""
+
+from ndgrad.ops._sparse_kernels import SparseSum, sum_dims
+from ndgrad.ops.linalg import mm as _dense_mm
+from ndgrad.ops.shape import wrap_dim
+from ndgrad.ops.sparse import SparseAddmm
+
+__all__ = ["mm", "addmm", "sum"]
+
+
+def _check_sparse_dense(sparse, dense):
+    if sparse.ndim != 2 or sparse.sparse_dim() != 2:
+        raise NotImplementedError("ndgrad multiplies sparse matrices with 2 sparse dims only")
+    if dense.ndim != 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of [-{max(dense.ndim, 1)}, "
+                         f"{max(dense.ndim, 1) - 1}], but got {1 - 2})")
+    if dense.shape[0] != sparse.shape[1]:
+        raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {sparse.shape[1]}, got "
+                           f"{dense.shape[0]}")
+    if sparse.dtype is not dense.dtype:
+        raise RuntimeError(f"expected scalar type {sparse.dtype.title} but found {dense.dtype.title}")
+
+
+def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
+    """beta * mat + alpha * (mat1 @ mat2) for a sparse mat1 and dense mat and mat2 (see torch.sparse.addmm)."""
+    _check_sparse_dense(mat1, mat2)
+    return SparseAddmm.apply(mat, mat1, mat2, beta=beta, alpha=alpha)
+
+
+def mm(mat1, mat2):
+    """mat1 @ mat2 with mat1 sparse (the gradient of a sparse mat1 is sparse, on its pattern) or mat2 sparse (as
+    torch.mm) (see torch.sparse.mm)."""
+    if not mat1.is_sparse:
+        return _dense_mm(mat1, mat2)
+    _check_sparse_dense(mat1, mat2)
+    zero = mat2.new_zeros(())
+    return SparseAddmm.apply(zero, mat1, mat2, beta=0, alpha=1)
+
+
+def sum(input, dim=None, dtype=None):
+    """The sum of a sparse tensor's elements, or over ``dim``: sparse while sparse dims remain (see
+    torch.sparse.sum)."""
+    if dtype is not None:
+        input = input.to(dtype)
+    if dim is None:
+        return SparseSum.apply(input)
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return sum_dims(input, tuple(sorted(wrap_dim(d, input.ndim) for d in dims)))
