@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _dtype
 from ._fpstate import silenced
+from ._sparse_storage import SparseCOO
 
 __all__ = ["PRINT_OPTS", "set_printoptions", "tensor_repr"]
 
@@ -182,7 +183,7 @@ def tensor_repr(tensor):
     suffixes = []
     if tensor.device.type != _DEFAULT_DEVICE_TYPE:
         suffixes.append(f"device='{tensor.device}'")
-    sparse = tensor.is_sparse
+    sparse = type(tensor._data) is SparseCOO
     body = (_sparse_text if sparse else _dense_text)(tensor, indent, suffixes)
     try:
         node = type(tensor.grad_fn).__name__

@@ -118,11 +118,33 @@ class SparseCOO:
 
 
 def add(x, y, alpha):
-    """x + alpha * y of two sparse storages of one shape, as PyTorch adds them: values added in place of each other
-    when both share one indices array, merged into coalesced form when both are coalesced, else concatenated."""
-    if x.indices is y.indices:
-        return x.with_values(x.values + alpha * y.values)
-    indices = np.concatenate((x.indices, y.indices), axis=1)
-    values = np.concatenate((x.values, alpha * y.values)).astype(np.result_type(x.values, y.values), copy=False)
-    total = SparseCOO(indices, values, x.shape)
-    return total.coalesce() if x.coalesced and y.coalesced else total
+    """x + alpha * y of two sparse storages of one shape, as PyTorch's CPU kernel adds them: one merge pass over
+    both, as if both were sorted, that sums the elements at equal indices; the result is coalesced when both are."""
+    scaled = alpha * y.values
+    dtype = np.result_type(x.values, scaled)
+    if x.coalesced and y.coalesced:  # the merge of two sorted, unique lists: their union, summed where they meet
+        indices = np.concatenate((x.indices, y.indices), axis=1)
+        return SparseCOO(indices, np.concatenate((x.values, scaled)).astype(dtype), x.shape).coalesce()
+    from_x, from_y = _merged(x.keys().tolist(), y.keys().tolist())
+    indices = np.where(from_x >= 0, x.indices[:, from_x], y.indices[:, from_y])
+    values = np.zeros((len(from_x),) + x.values.shape[1:], dtype)
+    values[from_x >= 0] += x.values[from_x[from_x >= 0]]
+    values[from_y >= 0] += scaled[from_y[from_y >= 0]]
+    return SparseCOO(indices, values, x.shape)
+
+
+def _merged(x_keys, y_keys):
+    """Which element of x and of y (-1: none) each element of the merge takes, stepping through both lists once."""
+    i = j = 0
+    pairs = []
+    while i < len(x_keys) or j < len(y_keys):
+        if j == len(y_keys) or (i < len(x_keys) and x_keys[i] < y_keys[j]):
+            pairs.append((i, -1))
+            i += 1
+        elif i == len(x_keys) or y_keys[j] < x_keys[i]:
+            pairs.append((-1, j))
+            j += 1
+        else:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+    return np.array(pairs, np.int64).reshape(-1, 2).T

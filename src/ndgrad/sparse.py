@@ -31,8 +31,8 @@ def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
 def mm(mat1, mat2):
     """mat1 @ mat2 with mat1 sparse (the gradient of a sparse mat1 is sparse, on its pattern) or mat2 sparse (as
     torch.mm) (see torch.sparse.mm)."""
-    if not mat1.is_sparse:
-        return _dense_mm(mat1, mat2)
+    if not mat1.is_sparse:  # as PyTorch: the transpose of mat2^T @ mat1^T, so a sparse mat2's gradient is sparse
+        return mm(mat2.t(), mat1.t()).transpose(0, 1) if mat2.is_sparse else _dense_mm(mat1, mat2)
     _check_sparse_dense(mat1, mat2)
     zero = mat2.new_zeros(())
     return SparseAddmm.apply(zero, mat1, mat2, beta=0, alpha=1)

@@ -6,15 +6,28 @@ from ndgrad.ops import arithmetic, linalg, reduction, shape
 from ndgrad.ops.sparse import (
     DenseSparseMm,
     SparseDenseMm,
+    SparseDenseMv,
     SparseOp,
     SparseT,
     SparseTranspose,
     _sparse,
-    to_dense,
     values_at,
 )
 
 __all__ = ["run_sparse", "not_implemented"]
+
+
+class Densify(SparseOp):
+    """The dense values of a sparse operand that a dense op computes with (dense + sparse): unlike to_dense, its
+    gradient stays dense, as PyTorch's."""
+
+    @staticmethod
+    def forward(xp, x):
+        return x.to_dense()
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad,)
 
 
 class SparseScale(SparseOp):
@@ -110,10 +123,9 @@ class SparseSub(SparseAdd):
 
 
 class SparseSum(SparseOp):
-    """The sum of every element; the gradient lies on the tensor's pattern."""
+    """The sum of every element."""
 
     node_name = "SumBackward0"
-    saves = ("x",)
 
     @staticmethod
     def forward(xp, x):
@@ -121,15 +133,14 @@ class SparseSum(SparseOp):
 
     @staticmethod
     def vjp(ctx, grad):
-        (x,) = ctx.saved_tensors
-        storage = x._data.coalesce()
-        return (_sparse(grad.expand(storage.values.shape), storage.indices, x.shape),)
+        return (grad.expand(ctx.input_shapes[0]),)  # dense, as PyTorch's
 
 
 class SparseSumDim(SparseOp):
     """torch.sparse.sum over sparse dims: sparse over the dims left, dense when none is; the gradient of each
     element is the gradient at the element it was summed into."""
 
+    node_name = "SparseSumBackward0"
     saves = ("x",)
 
     @staticmethod
@@ -179,7 +190,9 @@ def _mm(input, mat2):
 
 
 def _mv(input, vec):
-    return _mm(input, vec.unsqueeze(1)).squeeze(1)
+    if _is_sparse(vec) or input._data.sparse_dim != 2:
+        raise NotImplementedError("ndgrad multiplies a sparse matrix with 2 sparse dims by a dense vector only")
+    return SparseDenseMv.apply(input, vec)
 
 
 def _added(name, sparse_op, dense_op):
@@ -187,7 +200,7 @@ def _added(name, sparse_op, dense_op):
 
     def kernel(input, other, alpha=1):
         if not _is_sparse(input):
-            return dense_op.apply(input, to_dense(other), alpha=alpha)
+            return dense_op.apply(input, Densify.apply(other), alpha=alpha)
         if not _is_sparse(other):
             raise RuntimeError(f"{name}(sparse, dense) is not supported. Use {name}(dense, sparse) instead.")
         if input.shape != other.shape:

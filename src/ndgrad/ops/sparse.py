@@ -130,7 +130,7 @@ class SparseAddmm(SparseOp):
             indices = sparse._data.coalesce().indices
             rows, columns = (_long(index) for index in indices)
             sampled = (index_select(grad, 0, rows) * index_select(dense, 0, columns)).sum(1)
-            grad_sparse = _sparse(sampled * ctx.alpha, indices, sparse.shape)
+            grad_sparse = _sparse(sampled * ctx.alpha, indices, sparse.shape, sparse._data.coalesced)
         grad_dense = sparse_dense_mm(transpose(sparse, 0, 1), grad) * ctx.alpha if need_dense else None
         return grad_input, grad_sparse, grad_dense
 
@@ -172,6 +172,25 @@ class DenseSparseMm(SparseOp):
         need_dense, need_sparse = ctx.needs_input_grad
         return (dense_sparse_mm(grad, transpose(sparse, 0, 1)) if need_dense else None,
                 dense.t().mm(grad) if need_sparse else None)
+
+
+class SparseDenseMv(SparseOp):
+    """torch.mv(sparse, vec), recorded as MvBackward0; the sparse operand's gradient is dense."""
+
+    node_name = "MvBackward0"
+    saves = ("sparse", "vec")
+    saved_for = {"sparse": "vec", "vec": "sparse"}
+
+    @staticmethod
+    def forward(xp, sparse, vec):
+        return sparse_dense_product(sparse, vec[:, None])[:, 0]
+
+    @staticmethod
+    def vjp(ctx, grad):
+        sparse, vec = ctx.saved_tensors
+        need_sparse, need_vec = ctx.needs_input_grad
+        return (grad.unsqueeze(1) * vec if need_sparse else None,
+                SparseDenseMv.apply(transpose(sparse, 0, 1), grad) if need_vec else None)
 
 
 def sparse_dense_product(sparse, dense):
@@ -221,9 +240,9 @@ def _long(array):
     return Tensor._wrap(array)
 
 
-def _sparse(values, indices, shape):
+def _sparse(values, indices, shape, coalesced=False):
     """A sparse tensor of a values Tensor (differentiably) at raw indices."""
-    return SparseCooTensor.apply(values, indices=indices, shape=tuple(shape), coalesced=False)
+    return SparseCooTensor.apply(values, indices=indices, shape=tuple(shape), coalesced=coalesced)
 
 
 def _on_pattern(grad, x):
@@ -256,7 +275,10 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, re
     shape = _checked_shape(index, values._data, size, check_invariants)
     result = SparseCooTensor.apply(values, indices=index, shape=shape, coalesced=bool(is_coalesced))
     if requires_grad and not result.requires_grad:
-        result.requires_grad_(requires_grad)
+        if result.dtype.is_floating_point or result.dtype.is_complex:
+            result.requires_grad_(requires_grad)
+        else:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     return result
 
 
