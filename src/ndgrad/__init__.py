@@ -19,6 +19,7 @@ from ndgrad import (
     optim,
     random,
     return_types,
+    sparse,
     utils,
     viz,
 )
@@ -83,6 +84,7 @@ from ndgrad._metadata import (
     layout,
     memory_format,
     preserve_format,
+    sparse_coo,
     strided,
 )
 from ndgrad._printing import set_printoptions, typename

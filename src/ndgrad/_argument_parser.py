@@ -146,9 +146,9 @@ def _accepts(param, value, position, numbers_as_tensors):
     if kind == "names":
         return isinstance(value, (tuple, list)) and all(item is None or isinstance(item, str) for item in value)
     if kind == "layout":
-        from ndgrad._metadata import strided
+        from ndgrad._metadata import layout
 
-        return value is strided  # ndgrad's tensors are all strided: the default (None) or strided fits
+        return isinstance(value, layout)
     if kind == "memory_format":
         from ndgrad._metadata import memory_format
 
@@ -391,7 +391,9 @@ def _unpacked(param, value):
     """``value`` as the function body expects it for ``param`` (the same object where nothing changes)."""
     kind, Tensor = param.kind, (_bound or _classes())[0]
     if kind == "layout":
-        return None  # strided, the one layout, is what the default means
+        from ndgrad._metadata import strided
+
+        return None if value is strided else value  # strided is what the default means; sparse_coo goes on
     if kind == "memory_format":
         from ndgrad._metadata import DEFAULT_FORMATS
 
@@ -565,8 +567,8 @@ def _type_decides(param, value):
     Tensor = (_bound or _classes())[0]
     if param.kind == "tensor" or param.kind == "tensors":
         return True
-    if param.kind == "memory_format":
-        return False  # the default formats are dropped, channels_last is not: the value decides
+    if param.kind in ("memory_format", "layout"):
+        return False  # the default values are dropped, the others are not: the value decides
     if type(value) in (tuple, list):
         return not any(isinstance(item, Tensor) for item in value)
     return not isinstance(value, Tensor)

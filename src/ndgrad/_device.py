@@ -9,6 +9,7 @@ import re
 import numpy as np
 
 from ndgrad._argument_parser import parses_method
+from ndgrad._sparse_storage import SparseCOO
 
 __all__ = [
     "device", "array_namespace", "device_of_array", "namespace_of", "cuda_backend", "use_cuda_backend", "placement",
@@ -164,6 +165,8 @@ def device_of_array(array):
         return CPU
     if isinstance(array, (np.ndarray, np.generic)):
         return CPU
+    if isinstance(array, SparseCOO):
+        return device_of_array(array.values)
     number = array.device.id
     found = _CUDA_DEVICES.get(number)
     if found is None:

@@ -7,10 +7,11 @@ from ndgrad._argument_parser import parses_method, type_name
 from ndgrad._device import device_of_array
 from ndgrad._dtype import _BY_NUMPY, legacy_type_name
 from ndgrad._shared_memory import is_shared, storage_address
+from ndgrad._sparse_storage import SparseCOO
 
 __all__ = [
     "Size", "MetadataMethods", "layout", "strided", "memory_format", "contiguous_format", "channels_last",
-    "channels_last_3d", "preserve_format",
+    "channels_last_3d", "preserve_format", "sparse_coo",
 ]
 
 
@@ -61,7 +62,7 @@ def _size_items(items):
 
 
 class layout:
-    """How a tensor's elements are laid out in memory (see torch.layout); ndgrad's tensors are all ``strided``."""
+    """How a tensor's elements are laid out in memory (see torch.layout): ``strided`` (dense) or ``sparse_coo``."""
 
     __slots__ = ("name",)
     __module__ = "ndgrad"
@@ -73,10 +74,11 @@ class layout:
         return f"ndgrad.{self.name}"
 
     def __reduce__(self):
-        return "strided"  # the module attribute of that name
+        return self.name  # the module attribute of that name
 
 
 strided = layout("strided")
+sparse_coo = layout("sparse_coo")
 
 
 class memory_format:
@@ -191,11 +193,14 @@ class MetadataMethods:
 
     @property
     def layout(self):
-        return strided
+        return sparse_coo if type(self._data) is SparseCOO else strided
+
+    @property
+    def is_sparse(self):
+        return type(self._data) is SparseCOO
 
     # Kinds of tensor PyTorch has and ndgrad does not: the answer is always no.
-    is_sparse = is_sparse_csr = is_quantized = is_meta = is_mkldnn = is_nested = is_xpu = is_mps = property(
-        lambda self: False)
+    is_sparse_csr = is_quantized = is_meta = is_mkldnn = is_nested = is_xpu = is_mps = property(lambda self: False)
 
     def is_floating_point(self):
         return self.dtype.is_floating_point

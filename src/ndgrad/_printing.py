@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _dtype
 from ._fpstate import silenced
+from ._sparse_storage import SparseCOO
 
 __all__ = ["PRINT_OPTS", "set_printoptions", "tensor_repr"]
 
@@ -120,43 +121,70 @@ def _body(a, indent, summarize, cell, cell_width):
     return "[" + ("," + "\n" * (a.ndim - 1) + " " * (indent + 1)).join(blocks) + "]"
 
 
-def _numpy_values(tensor):
-    data = tensor._data
+def _host_values(data):
     if not isinstance(data, np.ndarray):  # printing copies a GPU tensor's values to the host, as PyTorch does
         data = data.get()
     # Half precision is widened first, as torch does, so that the values format like float32 ones.
     return data.astype(np.float32) if data.dtype == np.float16 else data
 
 
-@silenced  # the notation's choice divides magnitudes, which may overflow (torch's does too, silently)
-def tensor_repr(tensor):
-    """What torch prints for the same tensor, with "ndgrad." in place of "torch." in dtype names."""
-    prefix = "tensor("
-    indent = len(prefix)
-    a = _numpy_values(tensor)
-    suffixes = []
-    if tensor.device.type != _DEFAULT_DEVICE_TYPE:
-        suffixes.append(f"device='{tensor.device}'")
+def _usual_dtypes():
+    """The dtypes whose name a repr leaves out when there are values to show: torch's has_default_dtype."""
     default = _dtype.get_default_dtype().name
-    usual = {default, "complex128" if default == "float64" else "complex64", "int64", "bool"}
+    return {default, "complex128" if default == "float64" else "complex64", "int64", "bool"}
+
+
+def _values_text(a, indent):
+    """The bracketed values of a non-empty host array, laid out from column ``indent``."""
+    summarize = a.size > PRINT_OPTS.threshold
+    if summarize and not PRINT_OPTS.edgeitems and a.ndim:
+        return "[...]"
+    return _body(a, indent, summarize, *_cell_maker(a, summarize))
+
+
+def _dense_text(tensor, indent, suffixes):
+    a = _host_values(tensor._data)
+    default = _dtype.get_default_dtype().name
     if a.size == 0:
         # Only (0,) goes without a size, and with no values to show the dtype is always spelt out.
-        body = "[]"
         if a.ndim != 1:
             suffixes.append(f"size={tuple(a.shape)}")
         if tensor.dtype.name != default:
             suffixes.append(f"dtype=torch.{tensor.dtype.name}")
-    else:
-        summarize = a.size > PRINT_OPTS.threshold
-        if not PRINT_OPTS.edgeitems:
-            # With no edge items a summary is a bare ellipsis, so torch then always gives the shape.
-            suffixes.append(f"size={tuple(a.shape)}")
-        if tensor.dtype.name not in usual:
-            suffixes.append(f"dtype=torch.{tensor.dtype.name}")
-        if summarize and not PRINT_OPTS.edgeitems and a.ndim:
-            body = "[...]"
-        else:
-            body = _body(a, indent, summarize, *_cell_maker(a, summarize))
+        return "[]"
+    if not PRINT_OPTS.edgeitems:
+        # With no edge items a summary is a bare ellipsis, so torch then always gives the shape.
+        suffixes.append(f"size={tuple(a.shape)}")
+    if tensor.dtype.name not in _usual_dtypes():
+        suffixes.append(f"dtype=torch.{tensor.dtype.name}")
+    return _values_text(a, indent)
+
+
+def _sparse_text(tensor, indent, suffixes):
+    """A sparse tensor's indices and values, each as a tensor of its own, one under the other (as torch's)."""
+    storage = tensor._data
+    parts = []
+    for name, a in (("indices", storage.indices), ("values", _host_values(storage.values))):
+        prefix = f"{name}=tensor("
+        text = _values_text(a, indent + len(prefix)) if a.size else "[]"
+        parts.append(prefix + text + ("" if a.size else f", size={tuple(a.shape)}") + ")")
+    suffixes += [f"size={tuple(storage.shape)}", f"nnz={storage.nnz}"]
+    if tensor.dtype.name not in _usual_dtypes():
+        suffixes.append(f"dtype=torch.{tensor.dtype.name}")
+    suffixes.append("layout=torch.sparse_coo")
+    return (",\n" + " " * indent).join(parts)
+
+
+@silenced  # the notation's choice divides magnitudes, which may overflow (torch's does too, silently)
+def tensor_repr(tensor):
+    """What torch prints for the same tensor, with "ndgrad." in place of "torch." in dtype and layout names."""
+    prefix = "tensor("
+    indent = len(prefix)
+    suffixes = []
+    if tensor.device.type != _DEFAULT_DEVICE_TYPE:
+        suffixes.append(f"device='{tensor.device}'")
+    sparse = type(tensor._data) is SparseCOO
+    body = (_sparse_text if sparse else _dense_text)(tensor, indent, suffixes)
     try:
         node = type(tensor.grad_fn).__name__
     except RuntimeError:  # a view whose base was written, which refuses its grad_fn (see UnrebuildableView)
@@ -168,19 +196,22 @@ def tensor_repr(tensor):
     tangent = getattr(tensor, "_fw_tangent", None)  # a dual tensor of forward-mode AD
     if tangent is not None:
         suffixes.append(f"tangent={tangent}")
-    # Lines break where torch breaks them, so the layout is made with torch's dtype names, renamed after.
-    return _add_suffixes(prefix + body, suffixes, indent).replace("dtype=torch.", "dtype=ndgrad.") + ")"
+    # Lines break where torch breaks them, so the layout is made with torch's names, renamed after.
+    text = _add_suffixes(prefix + body, suffixes, indent, force_newline=sparse)
+    return text.replace("dtype=torch.", "dtype=ndgrad.").replace("layout=torch.", "layout=ndgrad.") + ")"
 
 
-def _add_suffixes(text, suffixes, indent):
-    """Suffixes follow on the last line while it stays within linewidth, else each starts a new line."""
+def _add_suffixes(text, suffixes, indent, force_newline=False):
+    """Suffixes follow on the last line while it stays within linewidth, else each starts a new line (the first
+    always does after a sparse tensor's values)."""
     # torch counts the last line as 2 characters longer than it is, so suffixes move down a little early.
     used = len(text.rsplit("\n", 1)[-1]) + 2
     out = text
     for s in suffixes:
-        if used + len(s) + 2 > PRINT_OPTS.linewidth:
+        if force_newline or used + len(s) + 2 > PRINT_OPTS.linewidth:
             out += ",\n" + " " * indent + s
             used = indent + len(s)
+            force_newline = False
         else:
             out += ", " + s
             used += len(s) + 2

@@ -67,6 +67,7 @@ from ndgrad.ops.shape import ShapeMethods
 from ndgrad.ops.softmaxes import SoftmaxMethods
 from ndgrad.ops.solvers import SolversMethods
 from ndgrad.ops.sorting import SortingMethods
+from ndgrad.ops.sparse import SparseMethods
 from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.splitting import SplittingMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
@@ -115,7 +116,7 @@ class Tensor(
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, InplaceViewMethods, MetadataMethods, PythonMethods,
+    RandomMethods, InplaceViewMethods, SparseMethods, MetadataMethods, PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
@@ -391,6 +392,8 @@ class Tensor(
     @parses_method("numpy(*, bool force=False)")
     def numpy(self, *, force=False):
         """The NumPy array behind this tensor, sharing memory (see torch.Tensor.numpy)."""
+        if type(self._data) is not np.ndarray and self.is_sparse:
+            raise TypeError("can't convert Sparse layout tensor to numpy. Use Tensor.to_dense() first.")
         if type(self._data) is not np.ndarray and not force:
             raise TypeError(
                 f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to "

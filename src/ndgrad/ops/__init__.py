@@ -41,6 +41,7 @@ from ndgrad.ops import (
     softmaxes,
     solvers,
     sorting,
+    sparse,
     special,
     spectral,
     splitting,
@@ -85,6 +86,7 @@ from ndgrad.ops.shape import *  # noqa: F403
 from ndgrad.ops.softmaxes import *  # noqa: F403
 from ndgrad.ops.solvers import *  # noqa: F403
 from ndgrad.ops.sorting import *  # noqa: F403
+from ndgrad.ops.sparse import *  # noqa: F403
 from ndgrad.ops.special import *  # noqa: F403
 from ndgrad.ops.spectral import *  # noqa: F403
 from ndgrad.ops.splitting import *  # noqa: F403
@@ -97,7 +99,7 @@ FAMILIES = (
     regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropouts, more_activations,
     normalization, convolutions, max_pooling, pooling, functional_pooling, resampling, products, solvers, lu,
     decompositions,
-    matrix_functions, spectral, eigen, einsums, random,
+    matrix_functions, spectral, eigen, einsums, random, sparse,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

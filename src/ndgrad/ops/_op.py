@@ -14,6 +14,7 @@ from ndgrad._dtype import INT_RANGES, can_cast, get_default_dtype, result_type, 
 from ndgrad._fields import NodeFields, new_tensor
 from ndgrad._fpstate import restore, silence
 from ndgrad._shared import keep
+from ndgrad._sparse_storage import SparseCOO
 from ndgrad.autograd.anomaly_mode import _AnomalyState, remember_forward
 from ndgrad.autograd.forward_ad import _active, _ForwardState, _no_jvp, _set_tangent, _tangent, push_tangents
 from ndgrad.autograd.grad_mode import NO_VERSION, STATE
@@ -67,6 +68,7 @@ class Op:
     # An elementwise op whose forward is this NumPy ufunc of its inputs when its keyword parameters are ufunc_params
     # (add: alpha=1): apply_ lets the ufunc write straight into the tensor when nothing records (see _writes_in_place)
     ufunc, ufunc_params = None, {}
+    takes_sparse = False  # forward takes sparse storages (ndgrad.ops.sparse); other ops run their sparse kernels
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -114,6 +116,8 @@ class Op:
             raise _not_a_tensor(cls, inputs, Tensor) from None
         if type(arrays[0]) is np.ndarray:
             xp = np
+        elif type(arrays[0]) is SparseCOO and not cls.takes_sparse:
+            return _sparse_kernels().run_sparse(cls, inputs, params)
         else:
             xp, arrays = _on_one_device(arrays)
         fp_state = silence()  # inf and nan without NumPy's warnings (see Note [floating-point error state])
@@ -130,7 +134,9 @@ class Op:
             raise _translate(error, arrays) from None
         except MemoryError as error:
             raise allocation_error(error) or error from None
-        except TypeError:  # an array library refused another device's array (see _on_one_device)
+        except TypeError:  # an array library refused another device's array (see _on_one_device), or a sparse one
+            if not cls.takes_sparse and any(type(a) is SparseCOO for a in arrays):
+                return _sparse_kernels().run_sparse(cls, inputs, params)
             _check_parameter_devices(arrays, params)
             if xp is not np or all(type(a) is np.ndarray or not hasattr(a, "shape") for a in arrays):
                 raise
@@ -394,6 +400,13 @@ def operand_or_raise(other):
 _views_module = None
 
 
+def _sparse_kernels():
+    """ndgrad.ops._sparse_kernels, imported when a sparse tensor first meets a dense op (it imports the ops)."""
+    from ndgrad.ops import _sparse_kernels
+
+    return _sparse_kernels
+
+
 def _bind_views_module():
     global _views_module
     from ndgrad.ops import views
@@ -484,7 +497,10 @@ def _wrap(array, Tensor, view_of, counter):
     """A new Tensor for a forward result, with ``counter`` (None, or NO_VERSION under inference_mode); a view shares
     its input's version counter and base instead."""
     if type(array) is not np.ndarray:  # NumPy returns scalars, not 0-d arrays, from ops on 0-d arrays
-        array = np.asarray(array) if isinstance(array, np.generic) else namespace_of(array).asarray(array)
+        if isinstance(array, np.generic):
+            array = np.asarray(array)
+        elif type(array) is not SparseCOO:  # a sparse tensor's storage stands as it is
+            array = namespace_of(array).asarray(array)
     if view_of is None:
         return Tensor._from_parts(array, False, None, 0, counter)
     base = view_of._base if view_of._base is not None else view_of
