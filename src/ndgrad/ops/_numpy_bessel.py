@@ -84,19 +84,19 @@ def i1e(x):
 
 
 def i0(x):
-    """I_0; NaN at -inf (PyTorch's value)."""
+    """I_0; NaN at +-inf (PyTorch's value)."""
     x = _float64(x)
     with np.errstate(over="ignore", invalid="ignore"):
         result = _scaled_i(0, x) * np.exp(np.abs(x) / 2) * np.exp(np.abs(x) / 2)  # halves: e^|x| overflows first
-    return np.where(x == -math.inf, math.nan, np.where(x == math.inf, math.inf, result))
+    return np.where(np.isinf(x), math.nan, result)
 
 
 def i1(x):
-    """I_1; NaN at -inf (PyTorch's value)."""
+    """I_1; NaN at +-inf (PyTorch's value)."""
     x = _float64(x)
     with np.errstate(over="ignore", invalid="ignore"):
         result = np.copysign(_scaled_i(1, x), x) * np.exp(np.abs(x) / 2) * np.exp(np.abs(x) / 2)
-    return np.where(x == -math.inf, math.nan, np.where(x == math.inf, math.inf, result))
+    return np.where(np.isinf(x), math.nan, result)
 
 
 # ---- K: the series below 2, the trapezoidal rule up to 20, the asymptotic series beyond --------------------------

@@ -131,7 +131,9 @@ def _hurwitz_zeta(s, q):
             break
         term = np.where(small, a ** -s, 0.0)
         total += term
-        needs_tail &= ~(small & (np.abs(term) <= 1e-17 * np.abs(total)))  # the rest is smaller still
+        # past a = 1 the terms shrink, and the rest sums to about a term / (s - 1): once that is below the sum's
+        # last digit, it cannot change it
+        needs_tail &= ~(small & (a >= 1) & (a * np.abs(term) <= 1e-17 * (s - 1) * np.abs(total)))
         a = np.where(small, a + 1, a)
     # sum_{k>=0} f(a + k) = integral_a^inf f + f(a)/2 + sum_j B_2j/(2j)! (s)_(2j-1) a^(-s-2j+1), for f(t) = t^-s.
     a = np.where(needs_tail, a, s + 10.0)

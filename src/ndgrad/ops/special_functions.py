@@ -199,17 +199,28 @@ class Logit(FloatUnary):
     formula = "grad_self = grad / (self (1 - self)), 0 outside [eps, 1 - eps] (NaN outside [0, 1] without eps)"
     @staticmethod
     def vjp(ctx, grad):
+        from ndgrad.autograd.grad_mode import is_grad_enabled
         from ndgrad.ops.comparison import logical_or, where
 
         (x,) = ctx.saved_tensors
-        slope = grad / (x * (1 - x))
-        if ctx.eps is None or ctx.eps < 0:
-            return (where(logical_or(x < 0, x > 1), math.nan, slope),)
-        return (where(logical_or(x < ctx.eps, x > 1 - ctx.eps), 0.0, slope),)
+        if ctx.eps is not None and ctx.eps >= 0:
+            return (where(logical_or(x < ctx.eps, x > 1 - ctx.eps), 0.0, grad / (x * (1 - x))),)
+        outside = logical_or(x < 0, x > 1)
+        if is_grad_enabled():  # create_graph: PyTorch's differentiable formula, which masks the product
+            return (where(outside, math.nan, grad / (x * (1 - x))),)
+        # PyTorch's backward kernel: grad * inf at 0 and 1, whatever the zero's sign
+        factor = where(logical_or(x == 0, x == 1), math.inf, 1 / (x * (1 - x)))
+        return (grad * where(outside, math.nan, factor),)
 
     @staticmethod
     def jvp(ctx, x_t):
-        return Logit.vjp(ctx, x_t)[0]
+        from ndgrad.ops.comparison import logical_or, where
+
+        (x,) = ctx.saved_tensors
+        slope = x_t / (x * (1 - x))
+        if ctx.eps is not None and ctx.eps >= 0:
+            return where(logical_or(x < ctx.eps, x > 1 - ctx.eps), 0.0, slope)
+        return where(logical_or(x < 0, x > 1), math.nan, slope)
 
 
 class Mvlgamma(FloatUnary):
@@ -229,7 +240,8 @@ class Mvlgamma(FloatUnary):
     @staticmethod
     def vjp(ctx, grad):
         (x,) = ctx.saved_tensors
-        return (grad * sum(digamma(x - j / 2) for j in range(ctx.p)),)
+        # the shifts as forward's arange makes them: the last is +0, so that -0 stays at digamma(+0), as in PyTorch
+        return (grad * sum(digamma(x + (j - ctx.p + 1) * 0.5) for j in range(ctx.p)),)
 
     @staticmethod
     def jvp(ctx, x_t):
@@ -286,7 +298,8 @@ class Xlog1pyScalarOther(Op):
         (x,) = ctx.saved_tensors
         y = ctx.y
         log1p_y = math.log1p(y) if y > -1 else (-math.inf if y == -1 else math.nan)  # math.log1p raises at -1
-        return (where(x == 0, 0.0, grad * log1p_y) if y <= -1 else grad * log1p_y,)
+        # NOTE: the factor is masked, not the product: the product's derivative in grad would be 0 * -inf there
+        return (grad * where(x == 0, 0.0, log1p_y) if y <= -1 else grad * log1p_y,)
 
     @staticmethod
     def jvp(ctx, x_t):
