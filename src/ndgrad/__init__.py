@@ -20,6 +20,7 @@ from ndgrad import (
     random,
     return_types,
     sparse,
+    special,
     utils,
     viz,
 )

@@ -69,6 +69,7 @@ from ndgrad.ops.solvers import SolversMethods
 from ndgrad.ops.sorting import SortingMethods
 from ndgrad.ops.sparse import SparseMethods
 from ndgrad.ops.special import SpecialMethods
+from ndgrad.ops.special_functions import SpecialFunctionsMethods
 from ndgrad.ops.splitting import SplittingMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
 from ndgrad.ops.trigonometric import TrigonometricMethods
@@ -112,8 +113,8 @@ _VIEW_MODES = {
 
 class Tensor(
     TensorFields, ArithmeticMethods, RoundingMethods, TranscendentalMethods, TrigonometricMethods, SpecialMethods,
-    ActivationMethods, ComparisonMethods, ComplexMethods, ReductionMethods, SelectionMethods, ScanMethods,
-    ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
+    SpecialFunctionsMethods, ActivationMethods, ComparisonMethods, ComplexMethods, ReductionMethods, SelectionMethods,
+    ScanMethods, ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
     RandomMethods, InplaceViewMethods, SparseMethods, MetadataMethods, PythonMethods,

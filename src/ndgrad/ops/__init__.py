@@ -5,6 +5,7 @@ from ndgrad.ops import (
     activation,
     arithmetic,
     attention,
+    bessel,
     classification_losses,
     comparison,
     complex_numbers,
@@ -28,6 +29,7 @@ from ndgrad.ops import (
     max_pooling,
     more_activations,
     normalization,
+    orthogonal_polynomials,
     pooling,
     products,
     random,
@@ -43,6 +45,7 @@ from ndgrad.ops import (
     sorting,
     sparse,
     special,
+    special_functions,
     spectral,
     splitting,
     transcendental,
@@ -88,18 +91,19 @@ from ndgrad.ops.solvers import *  # noqa: F403
 from ndgrad.ops.sorting import *  # noqa: F403
 from ndgrad.ops.sparse import *  # noqa: F403
 from ndgrad.ops.special import *  # noqa: F403
+from ndgrad.ops.special_functions import *  # noqa: F403
 from ndgrad.ops.spectral import *  # noqa: F403
 from ndgrad.ops.splitting import *  # noqa: F403
 from ndgrad.ops.transcendental import *  # noqa: F403
 from ndgrad.ops.trigonometric import *  # noqa: F403
 
 FAMILIES = (
-    arithmetic, rounding, transcendental, trigonometric, special, activation, comparison, complex_numbers, reduction,
-    selection, scan, shape, splitting, joining, grids, indexing, gather_scatter, sorting, linalg, softmaxes,
-    regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropouts, more_activations,
-    normalization, convolutions, max_pooling, pooling, functional_pooling, resampling, products, solvers, lu,
-    decompositions,
-    matrix_functions, spectral, eigen, einsums, random, sparse,
+    arithmetic, rounding, transcendental, trigonometric, special, special_functions, bessel, orthogonal_polynomials,
+    activation, comparison, complex_numbers, reduction, selection, scan, shape, splitting, joining, grids, indexing,
+    gather_scatter, sorting, linalg, softmaxes, regression_losses, classification_losses, margin_losses, ctc,
+    attention, layers, dropouts, more_activations, normalization, convolutions, max_pooling, pooling,
+    functional_pooling, resampling, products, solvers, lu, decompositions, matrix_functions, spectral, eigen, einsums,
+    random, sparse,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 
