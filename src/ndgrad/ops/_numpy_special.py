@@ -163,7 +163,19 @@ def zeta(x, q):
 
 
 # ---- the incomplete gamma functions ----------------------------------------------------------------------------------
-_MAX_TERMS = 10_000  # the series and the continued fraction need about sqrt(a) terms near x = a: a up to ~1e6
+_MAX_TERMS = 10_000  # the series and the continued fraction need about 9 sqrt(a) terms near x = a: a up to ~1e6
+
+
+def _log_prefactor(a, x):
+    """log(x^a e^-x / Gamma(a)), without the cancellation of a log x against log Gamma(a) that costs all digits for
+    large a: with Stirling's series, -a (t - 1 - log t) + log(a / 2 pi) / 2 - stirling_error(a), t = x / a."""
+    d = x / a - 1
+    large = a > 20  # where five terms of the series leave an error under 1e-17
+    safe = np.where(large, a, 40.0)
+    stirling_error = (1 / 12 - (1 / 360 - (1 / 1260 - (1 / 1680 - 1 / (1188 * safe**2)) / safe**2) / safe**2)
+                      / safe**2) / safe
+    stable = a * (np.log1p(d) - d) + 0.5 * np.log(safe / (2 * math.pi)) - stirling_error
+    return np.where(large, stable, a * np.log(x) - x - gammaln(a))
 
 
 def _lower_series(a, x):
@@ -174,7 +186,16 @@ def _lower_series(a, x):
         total = total + term
         if np.all(term <= 1e-17 * total):
             break
-    return np.exp(a * np.log(x) - x - gammaln(a + 1)) * total
+    else:
+        _not_converged(a)
+    return np.exp(_log_prefactor(a, x)) * total / a
+
+
+def _not_converged(a):
+    raise NotImplementedError(
+        f"incomplete gamma function: a = {np.max(a):g} is beyond what ndgrad computes accurately (a up to about 1e6); "
+        "PyTorch uses Temme's uniform asymptotic expansion there, which ndgrad does not have yet"
+    )
 
 
 def _upper_fraction(a, x):
@@ -196,7 +217,9 @@ def _upper_fraction(a, x):
         h = h * step
         if np.all(np.abs(step - 1) <= 1e-16):
             break
-    return np.exp(a * np.log(x) - x - gammaln(a)) * h
+    else:
+        _not_converged(a)
+    return np.exp(_log_prefactor(a, x)) * h
 
 
 def _incomplete_gamma(a, x, upper):
@@ -221,8 +244,9 @@ def _incomplete_gamma(a, x, upper):
 
 
 def gammainc(a, x):
-    """The regularised lower incomplete gamma function P(a, x). Accurate to about 1e-14 for a up to 1e3; for larger
-    a the factor x^a e^-x / Gamma(a) loses digits (PyTorch switches to Temme's uniform expansion there)."""
+    """The regularised lower incomplete gamma function P(a, x), to about 1e-14, for a up to about 1e6, where the
+    series and the continued fraction converge within _MAX_TERMS; beyond, where PyTorch switches to Temme's uniform
+    expansion, a clear NotImplementedError instead of a wrong value."""
     return _incomplete_gamma(a, x, upper=False)
 
 
