@@ -108,6 +108,18 @@ def numel(input):
     return input.numel()
 
 
+@parses("detach(Tensor input)")
+def detach(input):
+    """A tensor sharing input's data, cut out of the graph (see torch.detach)."""
+    return input.detach()
+
+
+@parses("detach_(Tensor input)")
+def detach_(input):
+    """Cut input itself out of the graph (see torch.detach_)."""
+    return input.detach_()
+
+
 @parses("is_inference(Tensor input)")
 def is_inference(input):
     """True for a tensor made under inference_mode, or a view of one (see torch.is_inference)."""
