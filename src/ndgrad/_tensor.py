@@ -55,6 +55,7 @@ from ndgrad.ops.layers import LayersMethods
 from ndgrad.ops.linalg import LinalgMethods
 from ndgrad.ops.lu import LuMethods
 from ndgrad.ops.matrix_functions import MatrixFunctionsMethods
+from ndgrad.ops.multiply_add import MultiplyAddMethods
 from ndgrad.ops.normalization import NormalizationMethods
 from ndgrad.ops.pooling import PoolingMethods
 from ndgrad.ops.products import ProductsMethods
@@ -115,7 +116,7 @@ class Tensor(
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, InplaceViewMethods, MetadataMethods, PythonMethods,
+    RandomMethods, MultiplyAddMethods, InplaceViewMethods, MetadataMethods, PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

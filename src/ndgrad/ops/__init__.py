@@ -27,6 +27,7 @@ from ndgrad.ops import (
     matrix_functions,
     max_pooling,
     more_activations,
+    multiply_add,
     normalization,
     pooling,
     products,
@@ -71,6 +72,7 @@ from ndgrad.ops.margin_losses import *  # noqa: F403
 from ndgrad.ops.matrix_functions import *  # noqa: F403
 from ndgrad.ops.max_pooling import *  # noqa: F403
 from ndgrad.ops.more_activations import *  # noqa: F403
+from ndgrad.ops.multiply_add import *  # noqa: F403
 from ndgrad.ops.normalization import *  # noqa: F403
 from ndgrad.ops.pooling import *  # noqa: F403
 from ndgrad.ops.products import *  # noqa: F403
@@ -97,7 +99,7 @@ FAMILIES = (
     regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropouts, more_activations,
     normalization, convolutions, max_pooling, pooling, functional_pooling, resampling, products, solvers, lu,
     decompositions,
-    matrix_functions, spectral, eigen, einsums, random,
+    matrix_functions, spectral, eigen, einsums, random, multiply_add,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 
