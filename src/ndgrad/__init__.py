@@ -48,6 +48,7 @@ from ndgrad._dtype import (
     set_default_dtype,
     uint8,
 )
+from ndgrad._memory import empty_strided, resize_as_
 from ndgrad._metadata import layout, strided
 from ndgrad._printing import set_printoptions, typename
 from ndgrad._random import (

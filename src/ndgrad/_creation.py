@@ -199,6 +199,7 @@ _LEGACY_NEW = Signature((
     "new(Tensor other, *, Device? device=None)|hidden", "new(SymInt[] size, *, Device? device=None)",
     "new(object data, *, Device? device=None)",
 ))
+Tensor.new.signature = _LEGACY_NEW  # x.new(...) is checked against these overloads too, in legacy_new
 
 
 def legacy_new(dtype, args, kwargs, cls=Tensor):

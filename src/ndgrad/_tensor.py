@@ -27,6 +27,7 @@ from ndgrad._dtype import (
 )
 from ndgrad._fields import TensorFields, new_tensor
 from ndgrad._fpstate import restore, silence
+from ndgrad._memory import MemoryMethods
 from ndgrad._metadata import MetadataMethods, Size
 from ndgrad._operators import OperatorMethods
 from ndgrad._python_methods import PythonMethods
@@ -116,7 +117,7 @@ class Tensor(
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, MultiplyAddMethods, InplaceViewMethods, MetadataMethods, PythonMethods,
+    RandomMethods, MultiplyAddMethods, InplaceViewMethods, MetadataMethods, MemoryMethods, PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
@@ -420,6 +421,10 @@ class Tensor(
         if self._requires_grad and not converted._requires_grad and STATE.grad_enabled:
             mark(converted, "integer cast")
         return converted
+
+    @parses_method("type_as(Tensor other)")
+    def type_as(self, other):
+        return self.to(other.device, other.dtype)
 
     @parses_method("cpu(*, MemoryFormat? memory_format=None)")
     def cpu(self):
