@@ -71,6 +71,7 @@ from ndgrad.ops.solvers import SolversMethods
 from ndgrad.ops.sorting import SortingMethods
 from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.splitting import SplittingMethods
+from ndgrad.ops.statistics import StatisticsMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
 from ndgrad.ops.trigonometric import TrigonometricMethods
 from ndgrad.ops.views import InplaceViewMethods, creation_origin
@@ -117,7 +118,8 @@ class Tensor(
     ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, MultiplyAddMethods, InplaceViewMethods, MetadataMethods, MemoryMethods, PythonMethods,
+    RandomMethods, MultiplyAddMethods, StatisticsMethods, InplaceViewMethods, MetadataMethods, MemoryMethods,
+    PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

@@ -45,6 +45,7 @@ from ndgrad.ops import (
     special,
     spectral,
     splitting,
+    statistics,
     transcendental,
     trigonometric,
 )
@@ -90,6 +91,7 @@ from ndgrad.ops.sorting import *  # noqa: F403
 from ndgrad.ops.special import *  # noqa: F403
 from ndgrad.ops.spectral import *  # noqa: F403
 from ndgrad.ops.splitting import *  # noqa: F403
+from ndgrad.ops.statistics import *  # noqa: F403
 from ndgrad.ops.transcendental import *  # noqa: F403
 from ndgrad.ops.trigonometric import *  # noqa: F403
 
@@ -99,7 +101,7 @@ FAMILIES = (
     regression_losses, classification_losses, margin_losses, ctc, attention, layers, dropouts, more_activations,
     normalization, convolutions, max_pooling, pooling, functional_pooling, resampling, products, solvers, lu,
     decompositions,
-    matrix_functions, spectral, eigen, einsums, random, multiply_add,
+    matrix_functions, spectral, eigen, einsums, random, multiply_add, statistics,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 
