@@ -68,8 +68,9 @@ from ndgrad._random import (
     seed,
     set_rng_state,
 )
-from ndgrad._ranges import arange, linspace, logspace
+from ndgrad._ranges import arange, linspace, logspace, tril_indices, triu_indices
 from ndgrad._tensor import Size, Tensor
+from ndgrad._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
 from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ndgrad.autograd.explain import explain  # ndgrad's own: why is .grad None?
 from ndgrad.autograd.grad_mode import (
