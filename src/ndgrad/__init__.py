@@ -21,6 +21,7 @@ from ndgrad._creation import (
     get_default_device,
     ones,
     ones_like,
+    scalar_tensor,
     set_default_device,
     tensor,
     zeros,
@@ -108,6 +109,27 @@ def is_tensor(obj):
 @parses("numel(Tensor input)")
 def numel(input):
     return input.numel()
+
+
+@parses("is_floating_point(Tensor input)")
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+@parses("is_signed(Tensor input)")
+def is_signed(input):
+    return input.is_signed()
+
+
+@parses("is_same_size(Tensor input, Tensor other)")
+def is_same_size(input, other):
+    return input.is_same_size(other)
+
+
+@parses("is_nonzero(Tensor input)")
+def is_nonzero(input):
+    """The truth of a one-element tensor (see torch.is_nonzero)."""
+    return input.is_nonzero()
 
 
 @parses("detach(Tensor input)")

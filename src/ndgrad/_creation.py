@@ -36,7 +36,7 @@ from ndgrad._warnings import warn
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "zeros_like", "ones_like",
     "full_like", "empty_like", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "HalfTensor",
-    "ByteTensor", "set_default_device", "get_default_device",
+    "ByteTensor", "set_default_device", "get_default_device", "scalar_tensor",
 ]
 
 _NEGATIVE_STRIDES = (
@@ -158,6 +158,13 @@ def empty(size, *, dtype=None, device=None, requires_grad=False):
 @parses(f"full(SymInt[] size, Scalar fill_value, *, Tensor out=None, {FACTORY_KEYWORDS})")
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     return filled_with(size, fill_value, dtype, device, requires_grad)
+
+
+@parses(f"scalar_tensor(Scalar s, *, {FACTORY_KEYWORDS})")
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
+    """A 0-d tensor holding ``s``, in the default float dtype unless ``dtype`` says otherwise (see
+    torch.scalar_tensor)."""
+    return full((), s, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
 
 
 @parses(f"eye(SymInt n, *, Tensor out=None, {FACTORY_KEYWORDS})",

@@ -424,6 +424,13 @@ class Tensor(
             mark(converted, "integer cast")
         return converted
 
+    def is_nonzero(self):
+        return bool(self)
+
+    @parses_method("is_same_size(Tensor other)")
+    def is_same_size(self, other):
+        return self.shape == other.shape
+
     @parses_method("type_as(Tensor other)")
     def type_as(self, other):
         return self.to(other.device, other.dtype)
