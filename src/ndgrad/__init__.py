@@ -44,6 +44,7 @@ from ndgrad._creation import (
     get_default_device,
     ones,
     ones_like,
+    scalar_tensor,
     set_default_device,
     tensor,
     zeros,
@@ -78,6 +79,7 @@ from ndgrad._dtype import (
     set_default_dtype,
     uint8,
 )
+from ndgrad._memory import empty_strided, resize_as_
 from ndgrad._metadata import (
     channels_last,
     channels_last_3d,
@@ -106,10 +108,11 @@ from ndgrad._random import (
     seed,
     set_rng_state,
 )
-from ndgrad._ranges import arange, linspace, logspace
+from ndgrad._ranges import arange, linspace, logspace, tril_indices, triu_indices
 from ndgrad._tensor import Size, Tensor
 from ndgrad._threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 from ndgrad._type_info import finfo, iinfo
+from ndgrad._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
 from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ndgrad.autograd.explain import explain  # ndgrad's own: why is .grad None?
 from ndgrad.autograd.grad_mode import (
@@ -149,6 +152,39 @@ def is_tensor(obj):
 @parses("numel(Tensor input)")
 def numel(input):
     return input.numel()
+
+
+@parses("is_floating_point(Tensor input)")
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+@parses("is_signed(Tensor input)")
+def is_signed(input):
+    return input.is_signed()
+
+
+@parses("is_same_size(Tensor input, Tensor other)")
+def is_same_size(input, other):
+    return input.is_same_size(other)
+
+
+@parses("is_nonzero(Tensor input)")
+def is_nonzero(input):
+    """The truth of a one-element tensor (see torch.is_nonzero)."""
+    return input.is_nonzero()
+
+
+@parses("detach(Tensor input)")
+def detach(input):
+    """A tensor sharing input's data, cut out of the graph (see torch.detach)."""
+    return input.detach()
+
+
+@parses("detach_(Tensor input)")
+def detach_(input):
+    """Cut input itself out of the graph (see torch.detach_)."""
+    return input.detach_()
 
 
 @parses("is_inference(Tensor input)")

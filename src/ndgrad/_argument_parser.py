@@ -713,11 +713,16 @@ def _parameter_names(function, method=False):
     return tuple(p.name for p in parameters if p.kind is not inspect.Parameter.VAR_POSITIONAL)
 
 
+# In-place methods whose own checks come first in PyTorch: resize_ refuses any tensor that requires grad, and
+# fill_diagonal_ writes through a view of self, which words the refusal of a leaf as a view's
+_OWN_REFUSALS = frozenset({"resize_", "resize_as_", "fill_diagonal_"})
+
+
 def _checked_method(run, signature):
     fitting = signature.fitting
     # PyTorch's logical_*_ run outside autograd (see ndgrad.ops.comparison._logical_): no refusal comes first
     name = signature.name
-    inplace = name.endswith("_") and not name.startswith(("_", "logical_"))
+    inplace = name.endswith("_") and not name.startswith(("_", "logical_")) and name not in _OWN_REFUSALS
 
     @functools.wraps(run)
     def method(self, *args, **kwargs):

@@ -36,7 +36,7 @@ from ndgrad._warnings import warn
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "zeros_like", "ones_like",
     "full_like", "empty_like", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "HalfTensor",
-    "ByteTensor", "set_default_device", "get_default_device",
+    "ByteTensor", "set_default_device", "get_default_device", "scalar_tensor",
 ]
 
 _NEGATIVE_STRIDES = (
@@ -160,6 +160,13 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     return filled_with(size, fill_value, dtype, device, requires_grad)
 
 
+@parses(f"scalar_tensor(Scalar s, *, {FACTORY_KEYWORDS})")
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad=False):
+    """A 0-d tensor holding ``s``, in the default float dtype unless ``dtype`` says otherwise (see
+    torch.scalar_tensor)."""
+    return full((), s, dtype=dtype or get_default_dtype(), device=device, requires_grad=requires_grad)
+
+
 @parses(f"eye(SymInt n, *, Tensor out=None, {FACTORY_KEYWORDS})",
         f"eye(SymInt n, SymInt m, *, Tensor out=None, {FACTORY_KEYWORDS})")
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
@@ -199,6 +206,7 @@ _LEGACY_NEW = Signature((
     "new(Tensor other, *, Device? device=None)|hidden", "new(SymInt[] size, *, Device? device=None)",
     "new(object data, *, Device? device=None)",
 ))
+Tensor.new.signature = _LEGACY_NEW  # x.new(...) is checked against these overloads too, in legacy_new
 
 
 def legacy_new(dtype, args, kwargs, cls=Tensor):

@@ -12,7 +12,7 @@ from ndgrad._dtype import complex128, fill_scalar, float16, float32, float64, ge
 from ndgrad._factory import FACTORY_KEYWORDS, made, new_array, new_size, placed
 from ndgrad._fpstate import silenced
 
-__all__ = ["arange", "linspace", "logspace"]
+__all__ = ["arange", "linspace", "logspace", "tril_indices", "triu_indices"]
 
 _LONG_MAX = 2**63 - 1
 
@@ -200,3 +200,31 @@ def _cast(values, dtype):
     if dtype.numpy.kind in "iu":
         values = values.astype(np.int64)
     return values.astype(dtype.numpy)
+
+
+def _triangle_indices(name, row, col, offset, dtype, device, upper):
+    """The (row, column) indices of a row x col matrix's lower (upper) triangle from diagonal ``offset``, row by row:
+    a 2 x count tensor."""
+    for label, value in (("row", row), ("col", col)):
+        if value < 0:
+            raise RuntimeError(f"{label} must be non-negative, got{value}")
+    dtype = dtype or int64
+    if dtype.numpy.kind not in "iu":
+        raise _not_implemented(name, dtype)
+    rows, columns = np.indices((row, col))
+    inside = columns - rows >= offset if upper else columns - rows <= offset
+    return made(placed(np.stack([rows[inside], columns[inside]]).astype(dtype.numpy), device))
+
+
+@parses(f"tril_indices(int row, int col, int offset=0, *, {FACTORY_KEYWORDS})")
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, requires_grad=False):
+    """The indices of the lower triangle of a row x col matrix, on and below diagonal ``offset`` (see
+    torch.tril_indices)."""
+    return _triangle_indices("tril_indices", row, col, offset, dtype, device, upper=False)
+
+
+@parses(f"triu_indices(int row, int col, int offset=0, *, {FACTORY_KEYWORDS})")
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, requires_grad=False):
+    """The indices of the upper triangle of a row x col matrix, on and above diagonal ``offset`` (see
+    torch.triu_indices)."""
+    return _triangle_indices("triu_indices", row, col, offset, dtype, device, upper=True)

@@ -27,6 +27,7 @@ from ndgrad._dtype import (
 )
 from ndgrad._fields import TensorFields, new_tensor
 from ndgrad._fpstate import restore, silence
+from ndgrad._memory import MemoryMethods
 from ndgrad._metadata import MetadataMethods, Size
 from ndgrad._operators import OperatorMethods
 from ndgrad._python_methods import PythonMethods
@@ -55,6 +56,7 @@ from ndgrad.ops.layers import LayersMethods
 from ndgrad.ops.linalg import LinalgMethods
 from ndgrad.ops.lu import LuMethods
 from ndgrad.ops.matrix_functions import MatrixFunctionsMethods
+from ndgrad.ops.multiply_add import MultiplyAddMethods
 from ndgrad.ops.normalization import NormalizationMethods
 from ndgrad.ops.pooling import PoolingMethods
 from ndgrad.ops.products import ProductsMethods
@@ -71,6 +73,7 @@ from ndgrad.ops.sparse import SparseMethods
 from ndgrad.ops.special import SpecialMethods
 from ndgrad.ops.special_functions import SpecialFunctionsMethods
 from ndgrad.ops.splitting import SplittingMethods
+from ndgrad.ops.statistics import StatisticsMethods
 from ndgrad.ops.transcendental import TranscendentalMethods
 from ndgrad.ops.trigonometric import TrigonometricMethods
 from ndgrad.ops.views import InplaceViewMethods, creation_origin
@@ -117,7 +120,8 @@ class Tensor(
     ScanMethods, ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, InplaceViewMethods, SparseMethods, MetadataMethods, PythonMethods,
+    RandomMethods, MultiplyAddMethods, StatisticsMethods, InplaceViewMethods, SparseMethods, MetadataMethods,
+    MemoryMethods, PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 
@@ -423,6 +427,17 @@ class Tensor(
         if self._requires_grad and not converted._requires_grad and STATE.grad_enabled:
             mark(converted, "integer cast")
         return converted
+
+    def is_nonzero(self):
+        return bool(self)
+
+    @parses_method("is_same_size(Tensor other)")
+    def is_same_size(self, other):
+        return self.shape == other.shape
+
+    @parses_method("type_as(Tensor other)")
+    def type_as(self, other):
+        return self.to(other.device, other.dtype)
 
     @parses_method("cpu(*, MemoryFormat? memory_format=None)")
     def cpu(self):

@@ -12,6 +12,8 @@ KNOWN = {
     "torch.Tensor.repeat_interleave": _CLASSIFIER,
     "torch.Tensor.copy_": "torch's binding library also holds copy_(Tensor src, bool? non_blocking=None) for another "
                           "binding; Tensor.copy_ itself parses copy_(Tensor other, bool non_blocking=False), as ndgrad",
+    "torch.Tensor.new": "the legacy constructor's sparse forms (new(indices, values[, size]) of a sparse tensor) are "
+                        "left out: ndgrad.sparse_coo_tensor makes sparse tensors",
     "torch.no_grad": "decorates without parentheses (@no_grad), as torch's does through its own __new__; inspect "
                      "reads ndgrad's __new__ where it reads torch's __init__",
     "torch.autograd.no_grad": "the same class as torch.no_grad",

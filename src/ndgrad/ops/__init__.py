@@ -28,6 +28,7 @@ from ndgrad.ops import (
     matrix_functions,
     max_pooling,
     more_activations,
+    multiply_add,
     normalization,
     orthogonal_polynomials,
     pooling,
@@ -48,6 +49,7 @@ from ndgrad.ops import (
     special_functions,
     spectral,
     splitting,
+    statistics,
     transcendental,
     trigonometric,
 )
@@ -75,6 +77,7 @@ from ndgrad.ops.margin_losses import *  # noqa: F403
 from ndgrad.ops.matrix_functions import *  # noqa: F403
 from ndgrad.ops.max_pooling import *  # noqa: F403
 from ndgrad.ops.more_activations import *  # noqa: F403
+from ndgrad.ops.multiply_add import *  # noqa: F403
 from ndgrad.ops.normalization import *  # noqa: F403
 from ndgrad.ops.pooling import *  # noqa: F403
 from ndgrad.ops.products import *  # noqa: F403
@@ -94,6 +97,7 @@ from ndgrad.ops.special import *  # noqa: F403
 from ndgrad.ops.special_functions import *  # noqa: F403
 from ndgrad.ops.spectral import *  # noqa: F403
 from ndgrad.ops.splitting import *  # noqa: F403
+from ndgrad.ops.statistics import *  # noqa: F403
 from ndgrad.ops.transcendental import *  # noqa: F403
 from ndgrad.ops.trigonometric import *  # noqa: F403
 
@@ -103,7 +107,7 @@ FAMILIES = (
     gather_scatter, sorting, linalg, softmaxes, regression_losses, classification_losses, margin_losses, ctc,
     attention, layers, dropouts, more_activations, normalization, convolutions, max_pooling, pooling,
     functional_pooling, resampling, products, solvers, lu, decompositions, matrix_functions, spectral, eigen, einsums,
-    random, sparse,
+    random, sparse, multiply_add, statistics,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

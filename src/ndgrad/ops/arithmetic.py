@@ -38,6 +38,7 @@ from ndgrad.ops.transcendental import log
 __all__ = [
     "add", "sub", "subtract", "rsub", "mul", "multiply", "div", "divide", "true_divide", "reciprocal",
     "floor_divide", "remainder", "fmod", "pow", "neg", "negative", "positive", "abs", "absolute", "lerp", "hypot",
+    "neg_", "negative_", "abs_", "reciprocal_", "fill", "fill_", "zero_",
 ]
 
 
@@ -605,14 +606,44 @@ class Zero(Fill):
         return xp.zeros_like(x)
 
 
+class FillOutOfPlace(Fill):
+    """torch.fill: a new tensor of input's shape and dtype, every element ``value``."""
+
+    name, family, node_name = "fill", UNARY, "FillBackward0"
+
+
+class FillTensorOutOfPlace(FillTensor):
+    """torch.fill with a 0-d tensor ``value``, which gets the sum of the gradient."""
+
+    name, family, node_name = "fill", BINARY, "FillBackward1"
+
+
 # ---- the functions users call --------------------------------------------------------------------------------------
+@parses("fill_(Tensor input, Tensor value)",
+        "fill_(Tensor input, Scalar value)")
 def fill_(input, value):
     """Set every element to ``value``, a number or a 0-d tensor (see torch.Tensor.fill_)."""
+    return _fill(input, value, Fill.apply_, FillTensor.apply_)
+
+
+@parses("fill(Tensor input, Tensor value)",
+        "fill(Tensor input, Scalar value)")
+def fill(input, value):
+    """A tensor like ``input`` with every element ``value`` (see torch.fill)."""
+    return _fill(input, value, FillOutOfPlace.apply, FillTensorOutOfPlace.apply)
+
+
+def _fill(input, value, number_form, tensor_form):
     if not hasattr(value, "_data"):
-        return Fill.apply_(input, value=fill_scalar(value, input.dtype, input.numel()))
-    if value.ndim:
+        return number_form(input, value=fill_scalar(value, input.dtype, input.numel()))
+    if value.ndim:  # torch.fill's message names fill_ too
         raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
-    return FillTensor.apply_(input, value if value.dtype is input.dtype else value.to(input.dtype))
+    return tensor_form(input, value if value.dtype is input.dtype else value.to(input.dtype))
+
+
+@parses("zero_(Tensor input)")
+def zero_(input):
+    return Zero.apply_(input)
 
 
 @parses("add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)",
@@ -865,6 +896,25 @@ def _hypot_other(input, other):
 
 
 # ---- in-place forms that need more than Cls.apply_ ------------------------------------------------------------------
+@parses("neg_(Tensor input)")
+def neg_(input):
+    return Neg.apply_(_negatable(input))
+
+
+negative_ = alias(neg_, "negative_(Tensor input)")
+
+
+@parses("abs_(Tensor input)")
+def abs_(input):
+    no_complex(input, "In-place abs is not supported for complex tensors.", RuntimeError)
+    return Abs.apply_(kind_checked(input, "abs_cpu", "iufc"))
+
+
+@parses("reciprocal_(Tensor input)")
+def reciprocal_(input):
+    return Reciprocal.apply_(input)
+
+
 def _number_(cls, self, *others, **params):
     """An in-place op with number parameters: PyTorch checks the result dtype before computing."""
     check_castable(self, *others, *(v for v in params.values() if isinstance(v, (int, float, complex))))
@@ -986,15 +1036,9 @@ class ArithmeticMethods:
                    "pow_(Scalar exponent)")
     def pow_(self, exponent):
         return _pow_(self, exponent)
-    def neg_(self):
-        return Neg.apply_(_negatable(self))
-    negative_ = neg_
-    def abs_(self):
-        no_complex(self, "In-place abs is not supported for complex tensors.", RuntimeError)
-        return Abs.apply_(kind_checked(self, "abs_cpu", "iufc"))
-    absolute_ = abs_
-    def reciprocal_(self):
-        return Reciprocal.apply_(self)
+    neg_ = negative_ = neg_.__wrapped__
+    abs_ = absolute_ = abs_.__wrapped__
+    reciprocal_ = reciprocal_.__wrapped__
     @parses_method("lerp_(Tensor end, Tensor weight)",
                    "lerp_(Tensor end, Scalar weight)")
     def lerp_(self, end, weight):
@@ -1002,6 +1046,5 @@ class ArithmeticMethods:
     @parses_method("hypot_(Tensor other)")
     def hypot_(self, other):
         return Hypot.apply_(self, _hypot_other(self, other))
-    def zero_(self):
-        return Zero.apply_(self)
-    fill_ = tensor_method(fill_, "fill_(Tensor value)", "fill_(Scalar value)")
+    zero_ = zero_.__wrapped__
+    fill_ = tensor_method(fill_)

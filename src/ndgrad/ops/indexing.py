@@ -728,3 +728,20 @@ class IndexingMethods:
     @parses_method("put_(Tensor index, Tensor source, bool accumulate=False)")
     def put_(self, index, source, accumulate=False):
         return _put(self, index, source, accumulate, True)
+
+    @parses_method("fill_diagonal_(Scalar fill_value, bool wrap=False)")
+    def fill_diagonal_(self, fill_value, wrap=False):
+        """Write ``fill_value`` on the main diagonal (element [i, i, ..., i]); ``wrap``: in a matrix taller than
+        wide, again every ``columns + 1`` rows, as PyTorch's flat stride over the storage does."""
+        if self.ndim < 2:
+            raise RuntimeError("dimensions must larger than 1")
+        if self.ndim > 2 and len(set(self.shape)) > 1:
+            raise RuntimeError("all dimensions of input must be of equal length")
+        rows, columns = self.shape[0], self.shape[1]
+        starts = range(0, rows, columns + 1) if wrap and self.ndim == 2 else (0,)
+        for start in starts:
+            diagonal = self[start:start + columns]
+            for _ in range(self.ndim - 1):  # each diagonal() folds two dims into one, the diagonal last
+                diagonal = diagonal.diagonal(0, 0, -1)
+            diagonal.fill_(fill_value)
+        return self

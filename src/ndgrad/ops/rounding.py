@@ -3,7 +3,7 @@
 The rounding ops are piecewise constant: PyTorch records them, with a zero gradient, and so do we.
 """
 
-from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
+from ndgrad._argument_parser import alias, parses, tensor_method
 from ndgrad._dtype import bool_, result_type
 from ndgrad.ops._checks import (
     check_castable,
@@ -21,7 +21,8 @@ from ndgrad.ops.complex_numbers import real
 
 __all__ = [
     "floor", "ceil", "round", "trunc", "fix", "frac", "sign", "sgn", "clamp", "clip", "clamp_min", "clamp_max",
-    "nan_to_num",
+    "nan_to_num", "floor_", "ceil_", "round_", "trunc_", "fix_", "frac_", "clamp_", "clip_", "clamp_min_", "clamp_max_",
+    "nan_to_num_",
 ]
 
 
@@ -455,6 +456,66 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)
 
 
+# In-place forms: they write into ``input``, which keeps its dtype (see Op.apply_).
+@parses("floor_(Tensor input)")
+def floor_(input):
+    return Floor.apply_(kind_checked(_no_complex_rounding(input, "floor"), "floor_vml_cpu", "iuf"))
+
+
+@parses("ceil_(Tensor input)")
+def ceil_(input):
+    return Ceil.apply_(kind_checked(_no_complex_rounding(input, "ceil"), "ceil_vml_cpu", "iuf"))
+
+
+@parses("round_(Tensor input)",
+        "round_(Tensor input, *, int decimals)")
+def round_(input, *, decimals=None):
+    no_complex_kernel("round_cpu" if decimals else "round_vml_cpu", input)
+    if decimals is None:
+        return Round.apply_(kind_checked(input, "round_vml_cpu", "iuf"))
+    return RoundDecimals.apply_(kind_checked(input, "round_cpu", "f"), decimals=decimals)
+
+
+@parses("trunc_(Tensor input)")
+def trunc_(input):
+    return Trunc.apply_(kind_checked(_no_complex_rounding(input, "trunc"), "trunc_vml_cpu", "iuf"))
+
+
+fix_ = alias(trunc_, "fix_(Tensor input)")
+
+
+@parses("frac_(Tensor input)")
+def frac_(input):
+    return Frac.apply_(kind_checked(input, "frac_cpu", "f"))
+
+
+@parses("clamp_(Tensor input, Tensor? min=None, Tensor? max=None)",
+        "clamp_(Tensor input, Scalar? min=None, Scalar? max=None)")
+def clamp_(input, min=None, max=None):
+    return _clamp(input, min, max, inplace=True)
+
+
+clip_ = alias(clamp_, "clip_(Tensor input, Tensor? min=None, Tensor? max=None)",
+                      "clip_(Tensor input, Scalar? min=None, Scalar? max=None)")
+
+
+@parses("clamp_min_(Tensor input, Tensor min)",
+        "clamp_min_(Tensor input, Scalar min)")
+def clamp_min_(input, min):
+    return _clamp_one(ClampMinTensor, ClampMin, "clamp_min", input, operand_or_raise(min), inplace=True)
+
+
+@parses("clamp_max_(Tensor input, Tensor max)",
+        "clamp_max_(Tensor input, Scalar max)")
+def clamp_max_(input, max):
+    return _clamp_one(ClampMaxTensor, ClampMax, "clamp_max", input, operand_or_raise(max), inplace=True)
+
+
+@parses("nan_to_num_(Tensor input, float? nan=None, float? posinf=None, float? neginf=None)")
+def nan_to_num_(input, nan=0.0, posinf=None, neginf=None):
+    return NanToNum.apply_(input, nan=nan, posinf=posinf, neginf=neginf)
+
+
 class RoundingMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
@@ -483,36 +544,8 @@ class RoundingMethods:
         return Sign.apply_(_no_complex_sign(self))
     def sgn_(self):
         return Sgn.apply_(self)
-    def floor_(self):
-        return Floor.apply_(kind_checked(_no_complex_rounding(self, "floor"), "floor_vml_cpu", "iuf"))
-    def ceil_(self):
-        return Ceil.apply_(kind_checked(_no_complex_rounding(self, "ceil"), "ceil_vml_cpu", "iuf"))
-    @parses_method("round_()",
-                   "round_(*, int decimals)")
-    def round_(self, *, decimals=None):
-        no_complex_kernel("round_cpu" if decimals else "round_vml_cpu", self)
-        if decimals is None:
-            return Round.apply_(kind_checked(self, "round_vml_cpu", "iuf"))
-        return RoundDecimals.apply_(kind_checked(self, "round_cpu", "f"), decimals=decimals)
-    def trunc_(self):
-        return Trunc.apply_(kind_checked(_no_complex_rounding(self, "trunc"), "trunc_vml_cpu", "iuf"))
-    fix_ = trunc_
-    def frac_(self):
-        return Frac.apply_(kind_checked(self, "frac_cpu", "f"))
-    @parses_method("clamp_(Tensor? min=None, Tensor? max=None)",
-                   "clamp_(Scalar? min=None, Scalar? max=None)")
-    def clamp_(self, min=None, max=None):
-        return _clamp(self, min, max, inplace=True)
-    clip_ = alias(clamp_, "clip_(Tensor? min=None, Tensor? max=None)",
-                          "clip_(Scalar? min=None, Scalar? max=None)")
-    @parses_method("clamp_min_(Tensor min)",
-                   "clamp_min_(Scalar min)")
-    def clamp_min_(self, min):
-        return _clamp_one(ClampMinTensor, ClampMin, "clamp_min", self, operand_or_raise(min), inplace=True)
-    @parses_method("clamp_max_(Tensor max)",
-                   "clamp_max_(Scalar max)")
-    def clamp_max_(self, max):
-        return _clamp_one(ClampMaxTensor, ClampMax, "clamp_max", self, operand_or_raise(max), inplace=True)
-    @parses_method("nan_to_num_(float? nan=None, float? posinf=None, float? neginf=None)")
-    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
-        return NanToNum.apply_(self, nan=nan, posinf=posinf, neginf=neginf)
+    floor_, ceil_, round_ = floor_.__wrapped__, ceil_.__wrapped__, tensor_method(round_)
+    trunc_, fix_, frac_ = trunc_.__wrapped__, trunc_.__wrapped__, frac_.__wrapped__
+    clamp_, clip_ = tensor_method(clamp_), tensor_method(clip_)
+    clamp_min_, clamp_max_ = tensor_method(clamp_min_), tensor_method(clamp_max_)
+    nan_to_num_ = tensor_method(nan_to_num_)

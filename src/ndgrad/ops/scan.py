@@ -1,5 +1,5 @@
-"""Scans along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp; and the flip, shift and scatter helpers their
-gradients are written with."""
+"""Scans along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp, and diff, their inverse; and the flip, shift
+and scatter helpers their gradients are written with."""
 
 import numpy as np
 
@@ -11,7 +11,7 @@ from ndgrad.ops._op import SCAN, Op
 from ndgrad.ops.comparison import where
 from ndgrad.ops.shape import wrap_dim
 
-__all__ = ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp"]
+__all__ = ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "diff"]
 
 
 class Cumsum(Op):
@@ -333,6 +333,43 @@ def logcumsumexp(input, dim):
     return Logcumsumexp.apply(input, dim=dim)
 
 
+@parses("diff(Tensor input, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor out=None)")
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """The n-th forward differences along dim, of input with prepend and append joined at its ends (see torch.diff):
+    a composite of slices and sub (logical_xor for bool), so differentiable as they are."""
+    from ndgrad.ops.comparison import logical_xor
+    from ndgrad.ops.joining import cat
+
+    if input.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    dim = wrap_dim(dim, input.ndim)
+    for extra in (prepend, append):
+        if extra is None:
+            continue
+        if extra.ndim != input.ndim:
+            raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+        for axis in range(input.ndim):
+            if axis != dim and extra.shape[axis] != input.shape[axis]:
+                raise RuntimeError(
+                    "diff expects the shape of tensor to prepend or append to match that of input except along the "
+                    f"differencing dimension; input.size({axis}) = {input.shape[axis]}, but got "
+                    f"tensor.size({axis}) = {extra.shape[axis]}"
+                )
+    if n == 0:  # no differences: input's values, without prepend and append (as torch)
+        return input.clone()
+    parts = [t for t in (prepend, input, append) if t is not None]
+    result = cat(parts, dim) if len(parts) > 1 else input
+    for _ in range(n):
+        length = result.shape[dim]
+        if length == 0:
+            break
+        later, earlier = result.narrow(dim, 1, length - 1), result.narrow(dim, 0, length - 1)
+        result = logical_xor(later, earlier) if result.dtype is bool_ else later - earlier
+    return result
+
+
 class ScanMethods:
     """The Tensor methods of this module's ops (Tensor inherits them): one line each."""
 
@@ -343,6 +380,7 @@ class ScanMethods:
     cummax = tensor_method(cummax)
     cummin = tensor_method(cummin)
     logcumsumexp = tensor_method(logcumsumexp)
+    diff = tensor_method(diff)
     @parses_method("cumsum_(int dim, *, ScalarType? dtype=None)")
     def cumsum_(self, dim, *, dtype=None):
         return _scan_(Cumsum, self, dim, dtype)

@@ -1,17 +1,19 @@
-"""Sorting and searching: sort, argsort, msort, topk, unique(_consecutive), nonzero/argwhere, searchsorted, bucketize.
+"""Sorting and searching: sort, argsort, msort, topk, unique(_consecutive), nonzero/argwhere, searchsorted, bucketize,
+isin.
 
 Only sort and topk values are differentiable: their gradient goes back to the positions the indices name.
 """
 
 import ndgrad.return_types as return_types
 from ndgrad._argument_parser import parses, parses_method, tensor_method
+from ndgrad._device import namespace_of
 from ndgrad.ops._checks import no_bool_kernel, no_complex, no_complex_kernel
 from ndgrad.ops._op import INDEXING, Op
 from ndgrad.ops.shape import wrap_dim
 
 __all__ = [
     "sort", "argsort", "msort", "topk", "unique", "unique_consecutive", "nonzero", "argwhere", "searchsorted",
-    "bucketize",
+    "bucketize", "isin",
 ]
 
 
@@ -410,6 +412,28 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):
     if boundaries.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+@parses("isin(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False, "
+        "Tensor out=None)",
+        "isin(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False, Tensor out=None)",
+        "isin(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False, Tensor out=None)")
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """Whether each element is among test_elements (not among them with ``invert``), compared in their common dtype
+    (see torch.isin). NaN is in nothing, as NaN == NaN is False."""
+    from ndgrad._dtype import result_type
+    from ndgrad.ops._checks import as_tensor, is_tensor
+
+    dtype = result_type((elements, test_elements))
+    for operand in (elements, test_elements):
+        if is_tensor(operand) and operand.dtype.numpy.kind not in "iuf":
+            raise RuntimeError(f"Unsupported input type encountered for isin(): {operand.dtype.title}")
+    like = elements if is_tensor(elements) else test_elements
+    elements, test_elements = (x.to(dtype) if is_tensor(x) else as_tensor(x, dtype, like)
+                               for x in (elements, test_elements))
+    xp = namespace_of(elements._data)
+    found = xp.isin(elements._data, test_elements._data, assume_unique=assume_unique, invert=invert)
+    return elements._wrap(xp.asarray(found))
 
 
 class SortingMethods:

@@ -1,15 +1,19 @@
 """Trigonometric and hyperbolic functions and their inverses, atan2 among them. Re-exported by
 ndgrad.ops.transcendental, whose Tensor methods mixin inherits TrigonometricMethods."""
 
-from ndgrad._argument_parser import parses, parses_method, tensor_method
+import math
+
+from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad.ops._arrays import conj, xp_of
-from ndgrad.ops._checks import no_complex_kernel
+from ndgrad.ops._checks import no_complex, no_complex_kernel
 from ndgrad.ops._op import ABOVE_ONE, BINARY, UNIT, FloatUnary, Op
 from ndgrad.ops.comparison import where
 
 __all__ = [
     "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
     "sin_", "cos_", "tan_", "asin_", "acos_", "atan_", "sinh_", "cosh_", "tanh_", "asinh_", "acosh_", "atanh_",
+    "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh", "arctanh",
+    "arcsin_", "arccos_", "arctan_", "arcsinh_", "arccosh_", "arctanh_", "deg2rad", "rad2deg", "deg2rad_", "rad2deg_",
 ]
 
 
@@ -304,6 +308,36 @@ class Atanh(FloatUnary):
         return x_t / (1 - x * x)
 
 
+# ---- angles ---------------------------------------------------------------------------------------------------------
+class _AngleScale(FloatUnary):
+    """An angle's change of unit: a multiplication by a constant (``scale``), computed by NumPy in input's dtype."""
+
+    scale = None
+    formula = "grad_self = grad * scale"
+
+    @classmethod
+    def vjp(cls, ctx, grad):
+        return (grad * cls.scale,)
+
+    @classmethod
+    def jvp(cls, ctx, x_t):
+        return x_t * cls.scale
+
+
+class Deg2Rad(_AngleScale):
+    """torch.deg2rad."""
+
+    name, scale = "deg2rad", math.pi / 180
+    forward = staticmethod(lambda xp, x: xp.deg2rad(x))
+
+
+class Rad2Deg(_AngleScale):
+    """torch.rad2deg."""
+
+    name, scale = "rad2deg", 180 / math.pi
+    forward = staticmethod(lambda xp, x: xp.rad2deg(x))
+
+
 class _NoInPlaceDerivative(FloatUnary):
     """asinh_, acosh_, atanh_: PyTorch records them but defines no derivative, so backward raises as PyTorch's."""
 
@@ -414,6 +448,18 @@ def atanh(input):
     return Atanh.apply(input)
 
 
+@parses("deg2rad(Tensor input, *, Tensor out=None)")
+def deg2rad(input):
+    no_complex(input, "deg2rad is not supported for complex tensors.", RuntimeError)
+    return Deg2Rad.apply(input)
+
+
+@parses("rad2deg(Tensor input, *, Tensor out=None)")
+def rad2deg(input):
+    no_complex(input, "rad2deg is not supported for complex tensors.", RuntimeError)
+    return Rad2Deg.apply(input)
+
+
 # In-place forms: they write into ``input``, which keeps its dtype (see Op.apply_).
 @parses("sin_(Tensor input)")
 def sin_(input):
@@ -475,6 +521,34 @@ def atanh_(input):
     return AtanhInPlace.apply_(input)
 
 
+@parses("deg2rad_(Tensor input)")
+def deg2rad_(input):
+    no_complex(input, "deg2rad is not supported for complex tensors.", RuntimeError)
+    return Deg2Rad.apply_(input)
+
+
+@parses("rad2deg_(Tensor input)")
+def rad2deg_(input):
+    no_complex(input, "rad2deg is not supported for complex tensors.", RuntimeError)
+    return Rad2Deg.apply_(input)
+
+
+# NumPy's names, which PyTorch also takes: the same ops, so the same grad_fn (torch.arccos records AcosBackward0)
+arcsin = alias(asin, "arcsin(Tensor input, *, Tensor out=None)")
+arccos = alias(acos, "arccos(Tensor input, *, Tensor out=None)")
+arctan = alias(atan, "arctan(Tensor input, *, Tensor out=None)")
+arctan2 = alias(atan2, "arctan2(Tensor input, Tensor other, *, Tensor out=None)")
+arcsinh = alias(asinh, "arcsinh(Tensor input, *, Tensor out=None)")
+arccosh = alias(acosh, "arccosh(Tensor input, *, Tensor out=None)")
+arctanh = alias(atanh, "arctanh(Tensor input, *, Tensor out=None)")
+arcsin_ = alias(asin_, "arcsin_(Tensor input)")
+arccos_ = alias(acos_, "arccos_(Tensor input)")
+arctan_ = alias(atan_, "arctan_(Tensor input)")
+arcsinh_ = alias(asinh_, "arcsinh_(Tensor input)")
+arccosh_ = alias(acosh_, "arccosh_(Tensor input)")
+arctanh_ = alias(atanh_, "arctanh_(Tensor input)")
+
+
 class TrigonometricMethods:
     """The Tensor methods of this module's ops (Tensor inherits them through TranscendentalMethods)."""
 
@@ -534,3 +608,13 @@ class TrigonometricMethods:
         return acosh_.__wrapped__(self)
     def atanh_(self):
         return atanh_.__wrapped__(self)
+
+    arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+    arcsin_, arccos_, arctan_, arcsinh_, arccosh_, arctanh_ = asin_, acos_, atan_, asinh_, acosh_, atanh_
+    arctan2 = tensor_method(arctan2)
+    arctan2_ = alias(atan2_, "arctan2_(Tensor other)")
+    def deg2rad(self):
+        return deg2rad.__wrapped__(self)
+    def rad2deg(self):
+        return rad2deg.__wrapped__(self)
+    deg2rad_, rad2deg_ = deg2rad_.__wrapped__, rad2deg_.__wrapped__

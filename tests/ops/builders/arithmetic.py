@@ -108,6 +108,13 @@ BUILDERS = {
             (((4,), (3, 4)), tensor_method("lerp", 1)),
         ]
     ] + [Case(op, (draw(rng, (3, 4), layout=T), draw(rng, (3, 4), layout=S)), function("lerp", 0.5))],
+    arithmetic.FillOutOfPlace: lambda op, rng: calls(op, rng, [
+        ((3, 4), C, function("fill", 2.5)), ((), C, function("fill", -1)), ((3, 4), T, function("fill", 0.5)),
+    ]),
+    arithmetic.FillTensorOutOfPlace: lambda op, rng: [
+        Case(op, (draw(rng, shape, layout=layout), draw(rng, ())), function("fill"))
+        for shape, layout in (((3, 4), C), ((), C), ((2, 3, 2), S))
+    ],
     arithmetic.LerpTensor: lambda op, rng: triples(op, rng, function("lerp"), TRIPLE_SHAPES)
     + triples(op, rng, tensor_method("lerp"), TRIPLE_SHAPES[:1]),
     arithmetic.Hypot: lambda op, rng: binary_cases(op, rng, scalar_other=False)
