@@ -1,7 +1,7 @@
 """ndgrad: PyTorch's autograd, rebuilt in Python on NumPy. ``import ndgrad as torch`` and go."""
 
 # __config__ first: its import of ndgrad._core picks the compiled or the pure-Python core before either is imported
-from ndgrad import __config__, autograd, cuda, fft, linalg, nn, ops, optim, return_types, utils, viz
+from ndgrad import __config__, autograd, cuda, fft, linalg, nn, ops, optim, return_types, testing, utils, viz
 from ndgrad._argument_parser import parses
 from ndgrad._creation import (
     BoolTensor,
