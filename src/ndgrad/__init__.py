@@ -21,6 +21,7 @@ from ndgrad import (
     return_types,
     sparse,
     special,
+    testing,
     utils,
     viz,
 )

@@ -14,6 +14,7 @@ from ndgrad.ops import (
     dropouts,
     embedding_bag,
     functional_pooling,
+    grid_sampling,
     layers,
     margin_losses,
     max_pooling,
@@ -28,7 +29,7 @@ from ndgrad.ops import (
 __all__ = []
 for _module in (activation, softmaxes, regression_losses, classification_losses, margin_losses, ctc, attention,
                 layers, dropouts, embedding_bag, more_activations, normalization, convolutions, max_pooling, pooling,
-                functional_pooling, resampling):
+                functional_pooling, resampling, grid_sampling):
     for _name in _module.FUNCTIONAL:
         _function = getattr(_module, f"functional_{_name}", None)
         if _function is None:

@@ -18,6 +18,7 @@ from ndgrad.ops import (
     embedding_bag,
     functional_pooling,
     gather_scatter,
+    grid_sampling,
     grids,
     indexing,
     joining,

@@ -1,6 +1,6 @@
 """ndgrad.optim: optimizers that update parameters from their .grad, and learning-rate schedules (see torch.optim)."""
 
-from ndgrad.optim import lr_scheduler
+from ndgrad.optim import lr_scheduler, swa_utils
 from ndgrad.optim.adadelta import Adadelta
 from ndgrad.optim.adafactor import Adafactor
 from ndgrad.optim.adagrad import Adagrad
@@ -18,5 +18,5 @@ from ndgrad.optim.sgd import SGD
 
 __all__ = [
     "Adadelta", "Adafactor", "Adagrad", "Adam", "Adamax", "AdamW", "ASGD", "LBFGS", "lr_scheduler", "NAdam",
-    "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD",
+    "Optimizer", "RAdam", "RMSprop", "Rprop", "SGD", "swa_utils",
 ]

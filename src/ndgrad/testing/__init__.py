@@ -1,10 +1,11 @@
-"""Test support for ndgrad itself: ``fake_cuda()`` runs ndgrad on a stand-in GPU so CPU-only tests can check the
-device layer (no op may hand device data to NumPy). Not part of the PyTorch API."""
+"""ndgrad.testing: torch.testing's assert_close and assert_allclose; and, for ndgrad's own tests (not part of the
+PyTorch API), ``fake_cuda()``, which runs ndgrad on a stand-in GPU so CPU-only tests can check the device layer."""
 
 from ndgrad._device import use_cuda_backend
 from ndgrad.testing import _fake_cuda
+from ndgrad.testing._comparison import assert_allclose, assert_close
 
-__all__ = ["fake_cuda"]
+__all__ = ["fake_cuda", "assert_close", "assert_allclose"]
 
 
 def fake_cuda():

@@ -11,7 +11,7 @@ from ndgrad.autograd.grad_mode import STATE, enable_grad, no_grad
 from ndgrad.autograd.graph import Node, OpNode, _sequence
 from ndgrad.autograd.saved import FREED_MESSAGE, SavedOutput, check_version
 
-__all__ = ["checkpoint", "CheckpointError", "noop_context_fn"]
+__all__ = ["checkpoint", "checkpoint_sequential", "CheckpointError", "noop_context_fn"]
 
 
 class CheckpointError(RuntimeError):
@@ -44,6 +44,41 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn, 
     if determinism_check not in ("default", "none"):
         raise ValueError(f"determinism_check should be one of ['default', 'none'], but got {determinism_check}")
     return _non_reentrant(function, preserve_rng_state, context_fn, determinism_check == "default", args, kwargs)
+
+
+def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
+    """Run ``functions`` (a list or nn.Sequential) in order, checkpointing each of ``segments`` - 1 equal runs of them;
+    the last run is kept as usual (see torch.utils.checkpoint.checkpoint_sequential)."""
+    from ndgrad.nn.modules.container import Sequential  # here: ndgrad.nn is above the autograd this module serves
+
+    if use_reentrant is None:
+        warn(
+            "ndgrad.utils.checkpoint.checkpoint_sequential: the use_reentrant parameter should be passed explicitly. "
+            "In version 2.9 we will raise an exception if use_reentrant is not passed. use_reentrant=False is "
+            "recommended, but if you need to preserve the current default behavior, you can pass use_reentrant=True. "
+            "Refer to docs for more details on the differences between the two variants.",
+        )
+        use_reentrant = True
+    preserve = kwargs.pop("preserve_rng_state", True)
+    if kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
+
+    def run_function(start, end):
+        def forward(input):
+            for j in range(start, end + 1):
+                input = functions[j](input)
+            return input
+
+        return forward
+
+    if isinstance(functions, Sequential):
+        functions = list(functions.children())
+    segment_size = len(functions) // segments
+    end = -1
+    for start in range(0, segment_size * (segments - 1), segment_size):
+        end = start + segment_size - 1
+        input = checkpoint(run_function(start, end), input, use_reentrant=use_reentrant, preserve_rng_state=preserve)
+    return run_function(end + 1, len(functions) - 1)(input)
 
 
 # ---- use_reentrant=True: one node for the whole function, whose backward runs a backward of its own -------------

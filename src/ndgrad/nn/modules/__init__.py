@@ -12,6 +12,7 @@ from ndgrad.nn.modules import (
     flatten,
     fold,
     instancenorm,
+    lazy,
     linear,
     loss,
     normalization,
@@ -28,7 +29,7 @@ from ndgrad.nn.modules.module import Module
 __all__ = ["Module"]
 for _family in (
     activation, attention, batchnorm, channelshuffle, container, conv, distance, dropout, flatten, fold, instancenorm,
-    linear, loss, normalization, padding, pixelshuffle, pooling, rnn, sparse, transformer, upsampling,
+    lazy, linear, loss, normalization, padding, pixelshuffle, pooling, rnn, sparse, transformer, upsampling,
 ):
     globals().update({name: getattr(_family, name) for name in _family.__all__})
     __all__ += _family.__all__

@@ -10,7 +10,8 @@ from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.linalg import vector_norm
 from ndgrad.ops import clamp, stack
 
-__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_"]
+__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_"]  # and, public in nn.utils only:
+# get_total_norm and clip_grads_with_norm_, whose names here are torch's: _get_total_norm, _clip_grads_with_norm_
 
 
 def _grads(parameters):
@@ -19,19 +20,15 @@ def _grads(parameters):
 
 
 @no_grad()
-def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
-    """Scale the gradients so that their joint ``norm_type``-norm is at most ``max_norm``; returns the norm
-    before clipping (see torch.nn.utils.clip_grad_norm_)."""
-    is_generator = isinstance(parameters, types.GeneratorType)
-    parameters, grads = _grads(parameters)
-    if is_generator and not parameters:
-        warn("`parameters` is an empty generator, no gradient clipping will occur.")
+def _get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """The joint ``norm_type``-norm of ``tensors``, as if they were one vector (see torch.nn.utils.get_total_norm,
+    the public name of this function in torch too)."""
+    tensors = [tensors] if isinstance(tensors, Tensor) else list(tensors)
     norm_type = float(norm_type)
-    if not grads:
-        float(max_norm)  # as torch's: converted even when there is nothing to clip
+    if not tensors:
         return tensor(0.0)
-    first_device = grads[0].device
-    norms = [vector_norm(grad, norm_type).to(first_device) for grad in grads]
+    first_device = tensors[0].device
+    norms = [vector_norm(t, norm_type).to(first_device) for t in tensors]
     total_norm = vector_norm(stack(norms), norm_type)
     if error_if_nonfinite and (total_norm.isnan() | total_norm.isinf()).item():
         raise RuntimeError(
@@ -39,10 +36,34 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
             "clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
             "`error_if_nonfinite=False`"
         )
+    return total_norm
+
+
+@no_grad()
+def _clip_grads_with_norm_(parameters, max_norm, total_norm, foreach=None):
+    """Scale the gradients by ``max_norm / total_norm`` when that is below 1 (see
+    torch.nn.utils.clip_grads_with_norm_)."""
+    if isinstance(parameters, Tensor):
+        parameters = [parameters]
+    grads = [p.grad for p in parameters if p.grad is not None]
+    max_norm = float(max_norm)
+    if not grads:
+        return
     # NOTE: multiply even when the coefficient is 1, as PyTorch does: the grads' versions move the same way.
-    clip_coef = clamp(float(max_norm) / (total_norm + 1e-6), max=1.0)
+    clip_coef = clamp(max_norm / (total_norm + 1e-6), max=1.0)
     for grad in grads:
         grad.mul_(clip_coef.to(grad.device))
+
+
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """Scale the gradients so that their joint ``norm_type``-norm is at most ``max_norm``; returns the norm
+    before clipping (see torch.nn.utils.clip_grad_norm_)."""
+    is_generator = isinstance(parameters, types.GeneratorType)
+    parameters = _grads(parameters)[0]
+    if is_generator and not parameters:
+        warn("`parameters` is an empty generator, no gradient clipping will occur.")
+    total_norm = _get_total_norm([p.grad for p in parameters if p.grad is not None], norm_type, error_if_nonfinite)
+    _clip_grads_with_norm_(parameters, max_norm, total_norm)
     return total_norm
 
 
