@@ -6,8 +6,10 @@ import math
 from ndgrad import (
     __config__,
     accelerator,
+    amp,
     autograd,
     backends,
+    cpu,
     cuda,
     distributed,
     fft,
@@ -26,6 +28,23 @@ from ndgrad import (
     viz,
 )
 from ndgrad._argument_parser import parses
+from ndgrad._autocast import (
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_cpu_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+    set_autocast_gpu_dtype,
+)
 from ndgrad._compile import compile
 from ndgrad._creation import (
     BoolTensor,
@@ -114,6 +133,7 @@ from ndgrad._tensor import Size, Tensor
 from ndgrad._threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 from ndgrad._type_info import finfo, iinfo
 from ndgrad._windows import bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window
+from ndgrad.amp import autocast
 from ndgrad.autograd.anomaly_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled
 from ndgrad.autograd.explain import explain  # ndgrad's own: why is .grad None?
 from ndgrad.autograd.grad_mode import (

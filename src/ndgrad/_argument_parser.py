@@ -14,7 +14,7 @@ import numpy as np
 from ndgrad._warnings import warn
 
 __all__ = ["parses", "alias", "parses_method", "tensor_method", "type_name", "class_name",
-           "check_fits", "Signature", "takes_no_arguments"]
+           "check_fits", "Signature", "takes_no_arguments", "takes_one_argument"]
 
 # The schema's type -> the kind the checks below know it by, and the name PyTorch's messages give it.
 _KINDS = {
@@ -643,6 +643,21 @@ def parses(*schemas):
         return checked
 
     return decorate
+
+
+def takes_one_argument(function):
+    """A function PyTorch defines in C with one positional parameter (METH_O): CPython refuses keywords and any
+    other count, in its own words; the function checks the value's type itself, as PyTorch's does."""
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        if kwargs:
+            raise TypeError(f"ndgrad.{function.__name__}() takes no keyword arguments")
+        if len(args) != 1:
+            raise TypeError(f"ndgrad.{function.__name__}() takes exactly one argument ({len(args)} given)")
+        return function(*args)
+
+    return checked
 
 
 def takes_no_arguments(function):

@@ -5,6 +5,7 @@ of its own to seed: ``ndgrad.manual_seed`` makes GPU runs repeatable too.
 """
 
 from ndgrad import _device
+from ndgrad.cuda import amp
 from ndgrad.cuda.memory import (
     empty_cache,
     max_memory_allocated,
@@ -18,7 +19,7 @@ from ndgrad.cuda.memory import (
 __all__ = [
     "is_available", "device_count", "current_device", "set_device", "get_device_name", "synchronize", "manual_seed",
     "manual_seed_all", "is_initialized", "init", "empty_cache", "memory_allocated", "memory_reserved",
-    "max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated",
+    "max_memory_allocated", "max_memory_reserved", "reset_peak_memory_stats", "reset_max_memory_allocated", "amp",
 ]
 
 

@@ -5,6 +5,7 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import bool_
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops.dropouts import dropout
 from ndgrad.ops.softmaxes import safe_softmax
 
@@ -57,6 +58,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                  enable_gqa=False):
     """softmax(query @ key^T * scale + mask) @ value over the last two dims, batch dims broadcast (see
     torch.nn.functional.scaled_dot_product_attention)."""
+    if AUTOCAST.active:
+        query, key, value, attn_mask = autocast_inputs("scaled_dot_product_attention", query, key, value, attn_mask)
     from ndgrad._creation import ones
 
     _check(query, key, value, attn_mask, dropout_p, is_causal)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ndgrad._argument_parser import parses
 from ndgrad._warnings import warn
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._checks import check_castable
 from ndgrad.ops._loss_base import (
     Pointwise,
@@ -183,6 +184,9 @@ class _DivScalar(Op):
         "int reduction=at::Reduction::Mean)")
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
     """Binary cross entropy of sigmoid(input), computed stably (see torch.binary_cross_entropy_with_logits)."""
+    if AUTOCAST.active:
+        input, target, weight, pos_weight = autocast_inputs("binary_cross_entropy_with_logits", input, target, weight,
+                                                            pos_weight)
     name = reduction_name(reduction)
     shape, dtype = tuple(input.shape), input.dtype
     if dtype.is_floating_point and target.dtype == dtype and tuple(target.shape) == shape and all(
@@ -209,6 +213,8 @@ def _broadcasts_to(shape, target):
         "int reduction=at::Reduction::Mean, *, Tensor out=None)")
 def binary_cross_entropy(input, target, weight=None, reduction=0):
     """Binary cross entropy of probabilities (see torch._C._nn.binary_cross_entropy)."""
+    if AUTOCAST.active:
+        input, target, weight = autocast_inputs("binary_cross_entropy", input, target, weight)
     if target.dtype != input.dtype:
         raise RuntimeError(f"Found dtype {target.dtype.title} but expected {input.dtype.title}")
     if weight is not None:
@@ -245,6 +251,8 @@ def _in_bounds(values, classes, ignore_index):
         "SymInt ignore_index=-100, *, Tensor out=None)")
 def nll_loss(input, target, weight=None, reduction=0, ignore_index=-100):
     """Negative log likelihood of the target classes, for (C,) or (N, C) input (see torch._C._nn.nll_loss)."""
+    if AUTOCAST.active:
+        input, target, weight = autocast_inputs("nll_loss", input, target, weight)
     if not 0 < input.ndim <= 2:
         raise RuntimeError("input tensor should be 1D or 2D")
     if target.ndim > 1:
@@ -271,6 +279,8 @@ def nll_loss(input, target, weight=None, reduction=0, ignore_index=-100):
         "SymInt ignore_index=-100, *, Tensor out=None)")
 def nll_loss2d(input, target, weight=None, reduction=0, ignore_index=-100):
     """nll_loss of (N, C, H, W) input, recorded as NllLoss2DBackward0 (see torch._C._nn.nll_loss2d)."""
+    if AUTOCAST.active:
+        input, target, weight = autocast_inputs("nll_loss", input, target, weight)
     if target.ndim != 3:
         raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but got targets of dimension: "
                            f"{target.ndim}")
@@ -313,6 +323,8 @@ def nll_loss_nd(input, target, weight=None, reduction=0, ignore_index=-100):
 def cross_entropy_loss(input, target, weight=None, reduction=0, ignore_index=-100, label_smoothing=0.0):
     """log_softmax over the classes, then nll_loss; or, for class probabilities, -sum(target * log_softmax)
     (see torch._C._nn.cross_entropy_loss). Composites, as in PyTorch."""
+    if AUTOCAST.active:
+        input, target, weight = autocast_inputs("cross_entropy_loss", input, target, weight)
     class_dim = 0 if input.ndim == 1 else 1
     name = reduction_name(reduction)
     if input.shape == target.shape:
@@ -383,6 +395,8 @@ def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, labe
 @parses("kl_div(Tensor input, Tensor target, int reduction=at::Reduction::Mean, *, bool log_target=False)")
 def kl_div(input, target, reduction=0, *, log_target=False):
     """Kullback-Leibler divergence, input given as log-probabilities (see torch.kl_div); a composite."""
+    if AUTOCAST.active:
+        input, target = autocast_inputs("kl_div", input, target)
     if input.dtype.is_complex or target.dtype.is_complex:
         raise RuntimeError("kl_div: Complex inputs not supported.")
     if not (input.dtype.is_floating_point and target.dtype.is_floating_point):

@@ -13,6 +13,7 @@ from ndgrad._argument_parser import parses
 from ndgrad._dtype import type_string
 from ndgrad._warnings import warn
 from ndgrad.ops._arrays import xp_of
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._checks import int_list
 from ndgrad.ops._op import MATMUL, SHAPE, Op
 from ndgrad.ops.complex_numbers import view_as_real
@@ -482,6 +483,8 @@ def _kernel_name(nd, transposed, dilation):
         "SymInt[1] dilation=1, SymInt groups=1)")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1-d convolution (cross-correlation) over (N, C, L) (see torch.nn.functional.conv1d)."""
+    if AUTOCAST.active:
+        input, weight, bias = autocast_inputs("conv1d", input, weight, bias)
     return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -491,6 +494,8 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         "SymInt[2] dilation=1, SymInt groups=1)")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2-d convolution over (N, C, H, W); padding may be 'same' or 'valid' (see torch.nn.functional.conv2d)."""
+    if AUTOCAST.active:
+        input, weight, bias = autocast_inputs("conv2d", input, weight, bias)
     return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -500,6 +505,8 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         "SymInt[3] dilation=1, SymInt groups=1)")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """3-d convolution over (N, C, D, H, W) (see torch.nn.functional.conv3d)."""
+    if AUTOCAST.active:
+        input, weight, bias = autocast_inputs("conv3d", input, weight, bias)
     return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
 
 
@@ -507,6 +514,8 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
         "SymInt[1] output_padding=0, SymInt groups=1, SymInt[1] dilation=1)")
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The adjoint of conv1d ("deconvolution"); weight is (C_in, C_out / groups, K)."""
+    if AUTOCAST.active:
+        input, weight, bias = autocast_inputs("conv_transpose1d", input, weight, bias)
     return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
 
@@ -515,6 +524,8 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
         "SymInt[2] output_padding=0, SymInt groups=1, SymInt[2] dilation=1)")
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The adjoint of conv2d; weight is (C_in, C_out / groups, kH, kW)."""
+    if AUTOCAST.active:
+        input, weight, bias = autocast_inputs("conv_transpose2d", input, weight, bias)
     return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
 
@@ -523,6 +534,8 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
         "SymInt[3] output_padding=0, SymInt groups=1, SymInt[3] dilation=1)")
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """The adjoint of conv3d; weight is (C_in, C_out / groups, kD, kH, kW)."""
+    if AUTOCAST.active:
+        input, weight, bias = autocast_inputs("conv_transpose3d", input, weight, bias)
     return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
                            dilation)
 

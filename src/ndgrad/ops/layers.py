@@ -7,6 +7,7 @@ from ndgrad._device import namespace_of
 from ndgrad._dtype import can_cast, int64, promote_types, type_string
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._checks import constant_like, zeros_like_grad
 from ndgrad.ops._linalg_base import check_kernel
 from ndgrad.ops._op import INDEXING, MATMUL, Op
@@ -158,6 +159,8 @@ def _zeros(shape, like):
 @parses("linear(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor out=None)")
 def linear(input, weight, bias=None):
     """input @ weight.T + bias (see torch.nn.functional.linear); 2-d inputs with a bias record AddmmBackward0."""
+    if AUTOCAST.active:
+        input, weight, bias = autocast_inputs("linear", input, weight, bias)
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
                            f"{weight.ndim}D")

@@ -2,6 +2,7 @@
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
 from ndgrad.ops._arrays import conj
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import no_bool_kernel
 from ndgrad.ops._op import MATMUL, Op
@@ -135,6 +136,8 @@ def dot(input, other):
 
 @parses("mv(Tensor input, Tensor vec, *, Tensor out=None)")
 def mv(input, vec):
+    if AUTOCAST.active:
+        input, vec = autocast_inputs("mv", input, vec)
     _check(input.ndim == 2 and vec.ndim == 1,
            f"vector + matrix @ vector expected, got {1}, {input.ndim}, {vec.ndim}")
     _check(input.shape[1] == vec.shape[0],
@@ -148,6 +151,8 @@ def mv(input, vec):
 @parses("mm(Tensor input, Tensor mat2, *, Tensor out=None)",
         "mm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)")
 def mm(input, mat2):
+    if AUTOCAST.active:
+        input, mat2 = autocast_inputs("mm", input, mat2)
     _check(input.ndim == 2, "self must be a matrix")
     _check(mat2.ndim == 2, "mat2 must be a matrix")
     _check(input.shape[1] == mat2.shape[0],
@@ -161,6 +166,8 @@ def mm(input, mat2):
 @parses("bmm(Tensor input, Tensor mat2, *, Tensor out=None)",
         "bmm(Tensor input, Tensor mat2, ScalarType out_dtype, *, Tensor out=None)")
 def bmm(input, mat2):
+    if AUTOCAST.active:
+        input, mat2 = autocast_inputs("bmm", input, mat2)
     _check(input.ndim == 3, "batch1 must be a 3D tensor")
     _check(mat2.ndim == 3, "batch2 must be a 3D tensor")
     _check(input.shape[0] == mat2.shape[0] and input.shape[2] == mat2.shape[1],
@@ -188,6 +195,8 @@ def _check_same_dtype(name, a, b):
 @parses("matmul(Tensor input, Tensor other, *, Tensor out=None)")
 def matmul(input, other):
     """Matrix product with PyTorch's rules for 1-D, 2-D and batched (broadcast) operands (see torch.matmul)."""
+    if AUTOCAST.active:
+        input, other = autocast_inputs("matmul", input, other)
     a, b = input.ndim, other.ndim
     _check(a > 0 and b > 0, f"both arguments to matmul need to be at least 1D, but they are {a}D and {b}D")
     if a == 1 and b == 1:

@@ -8,6 +8,7 @@ import numpy as np
 from ndgrad._argument_parser import parses
 from ndgrad._device import namespace_of
 from ndgrad._dtype import float64
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._checks import constant_like, kernel_scalars
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import logical_and, where
@@ -241,6 +242,8 @@ def softshrink(input, lambd=0.5):
 @parses("prelu(Tensor input, Tensor weight)")
 def prelu(input, weight):
     """leaky relu with a learned slope per channel (see torch.nn.functional.prelu)."""
+    if AUTOCAST.active:
+        input, weight = autocast_inputs("prelu", input, weight)
     if input.dtype != weight.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got {input.dtype.title} and {weight.dtype.title}")
     if weight.numel() != 1:

@@ -5,6 +5,7 @@ import math
 
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._warnings import warn
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import no_bool_kernel, zeros_like_grad
 from ndgrad.ops._linalg_base import check_floating, check_kernel, check_square
@@ -321,6 +322,8 @@ class EuclideanDist(Op):
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """Pairwise p-norm distances between the rows of x1 and those of x2 (see torch.cdist, whose Python this mirrors:
     it passes compute_mode to the op as a number)."""
+    if AUTOCAST.active:
+        x1, x2 = autocast_inputs("cdist", x1, x2)
     if compute_mode == "use_mm_for_euclid_dist_if_necessary":
         return _cdist(x1, x2, p, None)
     if compute_mode == "use_mm_for_euclid_dist":
@@ -375,6 +378,8 @@ def _size(tensor, dim):
 @parses("trace(Tensor input)")
 def trace(input):
     """Sum of the main diagonal of a matrix (see torch.trace)."""
+    if AUTOCAST.active:
+        (input,) = autocast_inputs("trace", input)
     _check(input.ndim == 2, "trace: expected a matrix, but got tensor with dim " + str(input.ndim))
     no_bool_kernel("trace", input)
     return Trace.apply(input)
@@ -405,6 +410,8 @@ def _check_written_shape(input, shape):
         "addmm(Scalar beta, Tensor input, Tensor mat1, Tensor mat2, *, Tensor out=None)|deprecated")
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """beta * input + alpha * (mat1 @ mat2) (see torch.addmm)."""
+    if AUTOCAST.active:
+        input, mat1, mat2 = autocast_inputs("addmm", input, mat1, mat2)
     _check_addmm(input, mat1, mat2)
     return Addmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
@@ -426,6 +433,8 @@ def _check_addmv(input, mat, vec):
         "addmv(Scalar beta, Tensor input, Tensor mat, Tensor vec, *, Tensor out=None)|deprecated")
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """beta * input + alpha * (mat @ vec) (see torch.addmv)."""
+    if AUTOCAST.active:
+        input, mat, vec = autocast_inputs("addmv", input, mat, vec)
     _check_addmv(input, mat, vec)
     return Addmv.apply(input, mat, vec, beta=beta, alpha=alpha)
 
@@ -457,6 +466,8 @@ def _check_baddbmm(input, batch1, batch2, inplace=False):
         "baddbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated")
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * (batch1 @ batch2) (see torch.baddbmm)."""
+    if AUTOCAST.active:
+        input, batch1, batch2 = autocast_inputs("baddbmm", input, batch1, batch2)
     _check_baddbmm(input, batch1, batch2)
     return Baddbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
@@ -478,6 +489,8 @@ def _check_addbmm(input, batch1, batch2):
         "addbmm(Scalar beta, Tensor input, Tensor batch1, Tensor batch2, *, Tensor out=None)|deprecated")
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * sum of batch1[i] @ batch2[i] (see torch.addbmm)."""
+    if AUTOCAST.active:
+        input, batch1, batch2 = autocast_inputs("addbmm", input, batch1, batch2)
     _check_addbmm(input, batch1, batch2)
     return Addbmm.apply(input, batch1, batch2, beta=beta, alpha=alpha)
 
@@ -620,6 +633,8 @@ def kron(input, other):
 @parses("linalg_vecdot(Tensor x, Tensor y, *, int dim=-1, Tensor out=None)")
 def vecdot(x, y, *, dim=-1):
     """Sum of conj(x) * y over ``dim`` (see torch.linalg.vecdot)."""
+    if AUTOCAST.active:
+        x, y = autocast_inputs("vecdot", x, y)
     check_floating("linalg.vecdot", x)
     _check(x.dtype is y.dtype, f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
            f"{x.dtype.title} and y of type {y.dtype.title} instead")

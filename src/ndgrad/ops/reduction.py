@@ -9,6 +9,7 @@ from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
 from ndgrad.ops._arrays import xp_of
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._broadcast import sum_to_size
 from ndgrad.ops._checks import no_complex
 from ndgrad.ops._linalg_base import check_floating, check_norm_dtype, check_norm_order, scalar_text
@@ -556,6 +557,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         "prod(Tensor input, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor out=None)")
 def prod(input, dim=None, keepdim=False, *, dtype=None):
     """Product of all elements, or along one ``dim`` (see torch.prod)."""
+    if AUTOCAST.active:
+        (input,) = autocast_inputs("prod", input)
     dtype = _sum_dtype(input, dtype)
     if dim is None:
         return Prod.apply(input, dtype=dtype)

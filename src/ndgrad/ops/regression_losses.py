@@ -7,6 +7,7 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import result_type
+from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._checks import check_castable, require_kind
 from ndgrad.ops._loss_base import (
     Pointwise,
@@ -85,6 +86,8 @@ def _slope(d, limit):
 @parses("mse_loss(Tensor input, Tensor target, int reduction=at::Reduction::Mean, *, Tensor out=None)")
 def mse_loss(input, target, reduction=1):
     """Mean squared error (see torch._C._nn.mse_loss)."""
+    if AUTOCAST.active:
+        input, target = autocast_inputs("mse_loss", input, target)
     input, target = broadcast_tensors(input, target)
     require_kind(result_type((input, target)), "mse_cpu", "f")
     return MseLoss.apply(input, target, reduction=reduction_name(reduction))
@@ -93,6 +96,8 @@ def mse_loss(input, target, reduction=1):
 @parses("l1_loss(Tensor input, Tensor target, int reduction=at::Reduction::Mean)")
 def l1_loss(input, target, reduction=1):
     """Mean absolute error (see torch._C._nn.l1_loss); a composite, as in PyTorch."""
+    if AUTOCAST.active:
+        input, target = autocast_inputs("l1_loss", input, target)
     return reduced((input - target).abs(), reduction_name(reduction))
 
 
@@ -100,6 +105,8 @@ def l1_loss(input, target, reduction=1):
         "Tensor out=None)")
 def smooth_l1_loss(input, target, reduction=1, beta=1.0):
     """Squared error below ``beta``, absolute error above (see torch._C._nn.smooth_l1_loss)."""
+    if AUTOCAST.active:
+        input, target = autocast_inputs("smooth_l1_loss", input, target)
     if not beta >= 0:  # nan too
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     if beta == 0.0:
@@ -113,6 +120,8 @@ def smooth_l1_loss(input, target, reduction=1, beta=1.0):
         "Tensor out=None)")
 def huber_loss(input, target, reduction=1, delta=1.0):
     """Squared error below ``delta``, delta-scaled absolute error above (see torch._C._nn.huber_loss)."""
+    if AUTOCAST.active:
+        input, target = autocast_inputs("huber_loss", input, target)
     if not delta > 0:  # nan too
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = broadcast_tensors(input, target)
