@@ -25,6 +25,7 @@ from ndgrad import (
 from ndgrad._argument_parser import parses
 from ndgrad._compile import compile
 from ndgrad._creation import (
+    BFloat16Tensor,
     BoolTensor,
     ByteTensor,
     DoubleTensor,
@@ -57,9 +58,7 @@ from ndgrad._determinism import (
 from ndgrad._device import device
 from ndgrad._dlpack import from_dlpack
 from ndgrad._dtype import (
-    bool_ as bool,
-)
-from ndgrad._dtype import (
+    bfloat16,
     can_cast,
     complex64,
     complex128,
@@ -75,6 +74,9 @@ from ndgrad._dtype import (
     promote_types,
     set_default_dtype,
     uint8,
+)
+from ndgrad._dtype import (
+    bool_ as bool,
 )
 from ndgrad._metadata import (
     channels_last,
