@@ -114,12 +114,18 @@ def round_trip(obj, **load_args):
     data=st.data(),
 )
 def test_every_dtype_and_shape(dtype, shape, requires_grad, data):
-    array = data.draw(hnp.arrays(dtype.numpy, shape))  # any bit pattern: nan, inf, -0.0, subnormals
-    tensor = ndgrad.from_numpy(array).requires_grad_(requires_grad and dtype._category >= 2)
+    bits = dtype is ndgrad.bfloat16  # no NumPy array of it to draw from or compare: its bits, as int16
+    array = data.draw(hnp.arrays(np.int16 if bits else dtype.numpy, shape))  # any bit pattern: nan, inf, -0.0, ...
+    tensor, reference = ndgrad.from_numpy(array), torch.from_numpy(array)
+    if bits:
+        tensor, reference = tensor.view(ndgrad.bfloat16), reference.view(torch.bfloat16)
+    tensor.requires_grad_(requires_grad and dtype._category >= 2)
     loaded = round_trip(tensor)
-    reference = torch.load(_torch_round_trip(torch.from_numpy(array)))
+    reference = torch.load(_torch_round_trip(reference))
     assert loaded.dtype is dtype and loaded.shape == tensor.shape and loaded.stride() == reference.stride()
     assert loaded.requires_grad == tensor.requires_grad and loaded.is_leaf
+    if bits:
+        loaded, reference = loaded.detach().view(ndgrad.int16), reference.view(torch.int16)
     assert loaded.numpy(force=True).tobytes() == reference.numpy().tobytes()  # bit for bit
 
 

@@ -47,6 +47,7 @@ from ndgrad._autocast import (
 )
 from ndgrad._compile import compile
 from ndgrad._creation import (
+    BFloat16Tensor,
     BoolTensor,
     ByteTensor,
     DoubleTensor,
@@ -80,9 +81,7 @@ from ndgrad._determinism import (
 from ndgrad._device import device
 from ndgrad._dlpack import from_dlpack
 from ndgrad._dtype import (
-    bool_ as bool,
-)
-from ndgrad._dtype import (
+    bfloat16,
     can_cast,
     complex64,
     complex128,
@@ -98,6 +97,9 @@ from ndgrad._dtype import (
     promote_types,
     set_default_dtype,
     uint8,
+)
+from ndgrad._dtype import (
+    bool_ as bool,
 )
 from ndgrad._memory import empty_strided, resize_as_
 from ndgrad._metadata import (

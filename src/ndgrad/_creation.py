@@ -9,6 +9,7 @@ from ndgrad._argument_parser import Signature, parses, type_name
 from ndgrad._device import CPU, to_device
 from ndgrad._device import device as as_device
 from ndgrad._dtype import (
+    bfloat16,
     bool_,
     fill_scalar,
     float16,
@@ -19,6 +20,7 @@ from ndgrad._dtype import (
     int32,
     int64,
     uint8,
+    unsupported_numpy_dtype,
 )
 from ndgrad._factory import (
     FACTORY_KEYWORDS,
@@ -36,7 +38,7 @@ from ndgrad._warnings import warn
 __all__ = [
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "zeros_like", "ones_like",
     "full_like", "empty_like", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "HalfTensor",
-    "ByteTensor", "set_default_device", "get_default_device", "scalar_tensor",
+    "BFloat16Tensor", "ByteTensor", "set_default_device", "get_default_device", "scalar_tensor",
 ]
 
 _NEGATIVE_STRIDES = (
@@ -55,7 +57,7 @@ def copied(data, dtype, device):
     else:
         array = array_from_data(data, dtype)
     dtype = dtype or from_numpy_dtype(array.dtype)
-    if array.dtype.kind == "c" and dtype.numpy.kind in "fiub":
+    if array.dtype.kind == "c" and dtype.numpy.kind in "fiubV":
         from ndgrad.ops.shape import warn_complex_to_real  # the ops import this module
 
         warn_complex_to_real()
@@ -72,7 +74,8 @@ def _checked_numpy(array):
             "given numpy array has byte order different from the native byte order. Conversion between byte orders "
             "is currently not supported."
         )
-    from_numpy_dtype(array.dtype)  # PyTorch's error for a dtype a tensor cannot hold
+    if from_numpy_dtype(array.dtype) is bfloat16:  # PyTorch's error for a dtype a tensor cannot hold (this too)
+        raise unsupported_numpy_dtype(array.dtype)
     return array
 
 
@@ -252,6 +255,7 @@ class LegacyTensorType:
 FloatTensor = LegacyTensorType("FloatTensor", float32)
 DoubleTensor = LegacyTensorType("DoubleTensor", float64)
 HalfTensor = LegacyTensorType("HalfTensor", float16)
+BFloat16Tensor = LegacyTensorType("BFloat16Tensor", bfloat16)
 LongTensor = LegacyTensorType("LongTensor", int64)
 IntTensor = LegacyTensorType("IntTensor", int32)
 ByteTensor = LegacyTensorType("ByteTensor", uint8)

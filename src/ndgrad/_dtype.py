@@ -12,7 +12,7 @@ __all__ = ["dtype", "get_default_dtype", "set_default_dtype", "promote_types", "
 _CPP_NAMES = {
     "bool": "bool", "uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
     "int64": "long int", "float16": "c10::Half", "float32": "float", "float64": "double",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+    "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
 }
 
 
@@ -32,12 +32,12 @@ class dtype:
         self.name = name
         self.title = title  # PyTorch's C++ name, used in messages and legacy type names: Float, Long, ...
         self.cpp_name = _CPP_NAMES[name]  # the C++ type some of PyTorch's messages print: float, long int, ...
-        self.numpy = np.dtype(numpy_dtype)
+        self.numpy = np.dtype(numpy_dtype) if numpy_dtype is not None else _DeferredBFloat16()
         self._category = category  # 0 bool, 1 integer, 2 floating, 3 complex: promotion goes upward
         self.is_floating_point = category == 2
         self.is_complex = category == 3
-        self.is_signed = self.numpy.kind in "fic"
-        self.itemsize = self.numpy.itemsize
+        self.is_signed = category > 1 or self.numpy.kind == "i"
+        self.itemsize = 2 if numpy_dtype is None else self.numpy.itemsize
         return self
 
     def __repr__(self):
@@ -72,6 +72,48 @@ def _unordered(operator, left, right):
     raise TypeError(f"'{operator}' not supported between instances of 'ndgrad.dtype' and 'ndgrad.dtype'")
 
 
+# Note [bfloat16's kind]
+# NumPy files the dtypes that packages add under kind "V" (void), ml_dtypes' bfloat16 among them. No other array of
+# kind "V" becomes a tensor, so the checks that ask an array whether it is floating read "V" as floating: "fcV" for
+# floating or complex, "fV" for floating. A string of one more letter costs the fast path nothing.
+
+
+class _DeferredBFloat16:
+    """bfloat16's NumPy dtype until a bfloat16 array is first made. NumPy has none: the optional ml_dtypes package
+    adds one (a dtype of NumPy kind "V", with ufunc loops), imported only then, as it costs a third of a second.
+
+    NumPy reads the ``dtype`` attribute of whatever it is given as a dtype, so every array made with
+    ``bfloat16.numpy`` (zeros, astype, array) lands here: it loads ml_dtypes and puts the real dtype in bfloat16's
+    place, or raises the error that says to install it. Other attributes (``kind``, ``type``) go the same way.
+    """
+
+    @property
+    def dtype(self):
+        return load_bfloat16()
+
+    def __getattr__(self, name):
+        return getattr(load_bfloat16(), name)
+
+
+BFLOAT16_MISSING = (
+    "ndgrad.bfloat16 tensors need the ml_dtypes package, which gives NumPy a bfloat16 type: pip install "
+    "ndgrad[bfloat16] (or pip install ml_dtypes)"
+)
+
+
+def load_bfloat16():
+    """ml_dtypes' bfloat16, from now on bfloat16's NumPy dtype; a RuntimeError saying to install it if missing."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise RuntimeError(BFLOAT16_MISSING) from None
+    numpy_dtype = np.dtype(ml_dtypes.bfloat16)
+    bfloat16.numpy = numpy_dtype
+    _BY_NUMPY[numpy_dtype] = bfloat16
+    INT_RANGES[numpy_dtype] = INT_RANGES[float32.numpy]
+    return numpy_dtype
+
+
 bool_ = dtype._make("bool", "Bool", np.bool_, 0)
 uint8 = dtype._make("uint8", "Byte", np.uint8, 1)
 int8 = dtype._make("int8", "Char", np.int8, 1)
@@ -81,11 +123,12 @@ int64 = dtype._make("int64", "Long", np.int64, 1)
 float16 = dtype._make("float16", "Half", np.float16, 2)
 float32 = dtype._make("float32", "Float", np.float32, 2)
 float64 = dtype._make("float64", "Double", np.float64, 2)
+bfloat16 = dtype._make("bfloat16", "BFloat16", None, 2)  # NumPy's dtype comes from ml_dtypes, on first use
 complex64 = dtype._make("complex64", "ComplexFloat", np.complex64, 3)
 complex128 = dtype._make("complex128", "ComplexDouble", np.complex128, 3)
 
-ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, complex64, complex128)
-_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+ALL_DTYPES = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64, bfloat16, complex64, complex128)
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES if d is not bfloat16}  # bfloat16's joins when ml_dtypes is loaded
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 
 
@@ -98,11 +141,18 @@ def from_numpy_dtype(numpy_dtype):
     try:
         return _BY_NUMPY[numpy_dtype]
     except KeyError:
-        raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(numpy_dtype).type.__name__}. The only supported types "
-            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
-            "uint8, and bool."
-        ) from None
+        raise unsupported_numpy_dtype(numpy_dtype) from None
+
+
+def unsupported_numpy_dtype(numpy_dtype):
+    """PyTorch's TypeError for a NumPy array it cannot take in (ml_dtypes' bfloat16 too, which only ndgrad's own
+    arrays hold)."""
+    scalar_type = np.dtype(numpy_dtype).type
+    return TypeError(
+        f"can't convert np.ndarray of type {scalar_type.__module__}.{scalar_type.__name__}. The only supported types "
+        "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
+        "uint8, and bool."
+    )
 
 
 class _Defaults:
@@ -130,7 +180,8 @@ def promote_types(type1, type2):
 
 
 def promote(a, b):
-    """PyTorch's promote_types: the higher category wins whole; within a category the wider type."""
+    """PyTorch's promote_types: the higher category wins whole; within a category the wider type (bfloat16 and
+    float16, as wide but each with a range or precision the other lacks, meet in float32)."""
     if a is b:
         return a
     if a._category != b._category:
@@ -138,7 +189,13 @@ def promote(a, b):
         if high.is_complex and low is float64:
             return complex128
         return high
+    if a.is_floating_point:  # by width, not by NumPy, which knows bfloat16 only once ml_dtypes is loaded
+        return float32 if a.itemsize == b.itemsize else max(a, b, key=_width)
     return _BY_NUMPY[np.promote_types(a.numpy, b.numpy)]
+
+
+def _width(d):
+    return d.itemsize
 
 
 @parses("can_cast(ScalarType from_, ScalarType to)")
@@ -149,7 +206,7 @@ def can_cast(from_, to):
 
 _INT64_MIN, _UINT64_MAX = -(1 << 63), (1 << 64) - 1
 # The Python ints a tensor of each dtype computes with as they are; others are wrapped into integer dtypes.
-INT_RANGES = {d.numpy: (_INT64_MIN, _UINT64_MAX) for d in ALL_DTYPES if d._category > 1}
+INT_RANGES = {d.numpy: (_INT64_MIN, _UINT64_MAX) for d in ALL_DTYPES if d._category > 1 and d is not bfloat16}
 INT_RANGES.update({d.numpy: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).max)) for d in ALL_DTYPES
                    if d._category == 1})
 
@@ -213,8 +270,8 @@ def result_type(operands):
 # The C++ type names in PyTorch's "value cannot be converted" message, as Scalar::to<T> spells them.
 _SCALAR_TYPE_NAMES = {
     "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
-    "float16": "c10::Half", "float32": "float", "float64": "double", "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
+    "float16": "c10::Half", "float32": "float", "float64": "double", "bfloat16": "c10::BFloat16",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
 }
 
 
@@ -262,6 +319,8 @@ def integer_range(d, from_float):
 
 
 def _range(d):
+    if d is bfloat16:  # float32's exponent with 8 significant bits: the largest is (2 - 2**-7) * 2**127
+        return (2 - 2**-7) * 2.0**127
     if d.is_floating_point or d.is_complex:
         return float(np.finfo(d.numpy).max)
     info = np.iinfo(d.numpy)

@@ -84,7 +84,7 @@ def made(array, requires_grad=False):
     """The tensor of a new array, a leaf that requires grad if asked (only floating and complex ones can)."""
     t = Tensor._wrap(array)
     if requires_grad:
-        if array.dtype.kind not in "fc":  # factories word it with a capital, unlike the setter
+        if array.dtype.kind not in "fcV":  # factories word it with a capital, unlike the setter
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t.requires_grad = True
     return t

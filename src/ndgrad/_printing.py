@@ -124,8 +124,9 @@ def _body(a, indent, summarize, cell, cell_width):
 def _host_values(data):
     if not isinstance(data, np.ndarray):  # printing copies a GPU tensor's values to the host, as PyTorch does
         data = data.get()
-    # Half precision is widened first, as torch does, so that the values format like float32 ones.
-    return data.astype(np.float32) if data.dtype == np.float16 else data
+    # Half precision (float16 and bfloat16) is widened first, as torch does, so that the values format like float32
+    # ones (and NumPy's kind "V" of ml_dtypes' bfloat16 never reaches the formatter).
+    return data.astype(np.float32) if data.dtype == np.float16 or data.dtype.name == "bfloat16" else data
 
 
 def _usual_dtypes():

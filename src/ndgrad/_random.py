@@ -160,10 +160,11 @@ def _drawn(draw, out, generator, kernel, complex_scale=1.0):
     """``out`` (allocated, see _allocated) filled with ``draw(rng, shape)``, real and imaginary parts drawn apart
     for complex dtypes and scaled as PyTorch scales them; ``kernel``: PyTorch's name for the sampler, in its error
     for a dtype it has no kernel for."""
-    if out.dtype.kind not in "fc":
+    if out.dtype.kind not in "fcV":
         raise _not_implemented(kernel, from_numpy_dtype(out.dtype))
     rng, shape = _stream(generator), out.shape
-    out[...] = draw(rng, shape) if out.dtype.kind == "f" else (draw(rng, shape) + 1j * draw(rng, shape)) * complex_scale
+    real = out.dtype.kind in "fV"
+    out[...] = draw(rng, shape) if real else (draw(rng, shape) + 1j * draw(rng, shape)) * complex_scale
     return out
 
 

@@ -13,6 +13,7 @@ from ndgrad._device import device as Device
 from ndgrad._device import parse_to, to_device
 from ndgrad._dtype import (
     INT_RANGES,
+    bfloat16,
     bool_,
     complex64,
     complex128,
@@ -155,7 +156,7 @@ class Tensor(
             raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:
             raise RuntimeError(_requires_grad_leaf_error(value))
-        if value and self._data.dtype.kind not in "fc":
+        if value and self._data.dtype.kind not in "fcV":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if value and self._version_counter is NO_VERSION and not STATE.inference:
             raise RuntimeError(INFERENCE_REQUIRES_GRAD)
@@ -172,7 +173,7 @@ class Tensor(
         """Set requires_grad in place and return self (see torch.Tensor.requires_grad_)."""
         if self.grad_fn is not None and requires_grad:
             return self  # a non-leaf already requires grad: PyTorch allows asking again
-        if requires_grad and self._data.dtype.kind not in "fc":
+        if requires_grad and self._data.dtype.kind not in "fcV":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")  # sic: not the setter's
         self.requires_grad = requires_grad
         return self
@@ -290,7 +291,7 @@ class Tensor(
         """Swap in another tensor's values (any shape or dtype), keeping this tensor's place in the graph."""
         if not isinstance(value, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type_name(value)}")
-        if self._requires_grad and value._data.dtype.kind not in "fc":
+        if self._requires_grad and value._data.dtype.kind not in "fcV":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
         self._data = value._data
 
@@ -410,6 +411,8 @@ class Tensor(
             raise RuntimeError(
                 "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead."
             )
+        if self.dtype is bfloat16:  # NumPy has no bfloat16 of its own to give
+            raise TypeError("Got unsupported ScalarType BFloat16")
         return _host(self._data)
 
     @parses_method("to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, "
@@ -497,6 +500,10 @@ class Tensor(
     @parses_method("half(*, MemoryFormat? memory_format=None)")
     def half(self):
         return self.to(float16)
+
+    @parses_method("bfloat16(*, MemoryFormat? memory_format=None)")
+    def bfloat16(self):
+        return self.to(bfloat16)
 
     @parses_method("cfloat(*, MemoryFormat? memory_format=None)")
     def cfloat(self):

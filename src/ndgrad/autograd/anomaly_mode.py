@@ -117,7 +117,7 @@ def evaluating(node):
 def check_nan(node, input_grads):
     """PyTorch's error if a node's backward returned NaN (anomaly mode with check_nan)."""
     for i, grad in enumerate(input_grads):
-        if grad is not None and grad._data.dtype.kind in "fc" and bool((grad._data != grad._data).any()):
+        if grad is not None and grad._data.dtype.kind in "fcV" and bool((grad._data != grad._data).any()):
             raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
 
 
@@ -163,7 +163,7 @@ def check_forward(node, inputs, outputs):
 def _all_finite(value):
     if type(value) in (float, complex):
         return math.isfinite(abs(value))
-    if not hasattr(value, "dtype") or value.dtype.kind not in "fc":
+    if not hasattr(value, "dtype") or value.dtype.kind not in "fcV":
         return True
     from ndgrad._device import namespace_of
 
@@ -195,7 +195,7 @@ def _statistics(array):
 
     xp = namespace_of(array)
     text = f"shape {list(array.shape)}, {from_numpy_dtype(array.dtype)}"
-    if array.size == 0 or array.dtype.kind not in "fiub":
+    if array.size == 0 or array.dtype.kind not in "fiubV":
         return text
     values = array.astype("float64")
     finite = values[xp.isfinite(values)]

@@ -159,7 +159,7 @@ def push_tangents(op, inputs, params, outs, Tensor):
         finally:
             restore(fp_state)
     for out, tangent in zip(outs, result if isinstance(result, tuple) else (result,)):
-        if tangent is not None and out._data.dtype.kind in "fc":
+        if tangent is not None and out._data.dtype.kind in "fcV":
             if tangent._data.dtype.kind == "c" and out._data.dtype.kind != "c":
                 with _paused():
                     tangent = tangent.real  # a real output's tangent is real (see Note [complex gradients])

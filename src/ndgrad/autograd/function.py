@@ -163,7 +163,7 @@ class BackwardCFunction(FunctionCtx, Node):
                 f"expected shape compatible with {list(shape)}"
             )
         grad_kind = grad._data.dtype.kind
-        if grad_kind != "f" and (dtype.kind == "c") != (grad_kind == "c"):
+        if grad_kind not in "fV" and (dtype.kind == "c") != (grad_kind == "c"):
             raise RuntimeError(
                 "Expected isFloatingType(grad.scalar_type()) || (input_is_complex == grad_is_complex) to be true, but "
                 "got false.  (Could this error message be improved?  If so, please report an enhancement request to "
@@ -297,7 +297,7 @@ def _wrap_outputs(ctx, inputs, raw_outputs, record, Tensor):
         elif any(out is x for x in inputs):
             out = _alias(out, Tensor)
         view = not is_dirty and out._base is not None
-        if record and out._data.dtype.kind in "fc" and not any(out is t for t in non_differentiable):
+        if record and out._data.dtype.kind in "fcV" and not any(out is t for t in non_differentiable):
             out._requires_grad, out.grad_fn, out._output_nr = True, ctx, output_nr
         if record and view:
             refusal = {"message": _VIEW_REFUSED.format(output_nr, ctx._short_name())}
@@ -385,7 +385,7 @@ def _push_tangents(cls, ctx, inputs, outputs, views, Tensor):
             f"{len(result)})"
         )
     for out, tangent, view in zip(outputs, result, views):
-        if tangent is None or not isinstance(out, Tensor) or out._data.dtype.kind not in "fc":
+        if tangent is None or not isinstance(out, Tensor) or out._data.dtype.kind not in "fcV":
             continue
         if tangent.shape != out.shape:
             raise RuntimeError(
@@ -409,7 +409,7 @@ class Error(Node):
         self._sequence_nr = next(_sequence)
         # Edges to throwaway leaves, as PyTorch makes them: the error needs a graph to sit in, nothing more.
         self._edges = tuple(
-            t.detach().requires_grad_()._edge() if t is not None and t._data.dtype.kind in "fc" else (None, 0)
+            t.detach().requires_grad_()._edge() if t is not None and t._data.dtype.kind in "fcV" else (None, 0)
             for t in tensors
         )
         self._output_meta = tuple(None if t is None else (t._data.shape, t._data.dtype) for t in tensors)

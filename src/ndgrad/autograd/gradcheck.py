@@ -111,7 +111,7 @@ def _check_part(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
     outputs = _differentiable(func_out)
     wrt = [i for i, x in enumerate(inputs) if _is_tensor(x) and x.requires_grad]
     # finite differences give a Jacobian for every float output; only those requiring grad are compared
-    keep = [k for k, o in enumerate(o for o in func_out if o._data.dtype.kind in "fc") if o.requires_grad]
+    keep = [k for k, o in enumerate(o for o in func_out if o._data.dtype.kind in "fcV") if o.requires_grad]
     check = _fast_check if fast_mode else _slow_check
     check(func, inputs, wrt, outputs, keep, eps, atol, rtol, nondet_tol, part)
     if outputs:
@@ -230,7 +230,7 @@ def _numerical_jvp(func, inputs, index, u, eps):
 
 
 def _float_outputs(func, inputs):
-    return [o._data.copy() for o in _as_tuple(func(*inputs)) if o._data.dtype.kind in "fc"]
+    return [o._data.copy() for o in _as_tuple(func(*inputs)) if o._data.dtype.kind in "fcV"]
 
 
 def _analytical_jacobian(inputs, wrt, output, nondet_tol):

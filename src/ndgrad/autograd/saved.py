@@ -63,7 +63,7 @@ class SavedOutput:
     def unpack(self, node):
         from ndgrad._tensor import Tensor
 
-        if self.data.dtype.kind in "fc":
+        if self.data.dtype.kind in "fcV":
             rebuilt = Tensor._from_parts(self.data, True, node, self.output_nr, self.version_counter)
         else:  # integer outputs (indices) are not differentiable: no grad_fn
             rebuilt = Tensor._from_parts(self.data, False, None, 0, self.version_counter)

@@ -24,7 +24,7 @@ class Parameter(Tensor):
         if not isinstance(requires_grad, bool):  # torch's Tensor._make_subclass parses it
             raise TypeError(f"_make_subclass(): argument 'require_grad' (position 3) must be bool, not "
                             f"{type_name(requires_grad)}")
-        if requires_grad and data._data.dtype.kind not in "fc":
+        if requires_grad and data._data.dtype.kind not in "fcV":
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         if requires_grad and data.is_inference() and not is_inference_mode_enabled():
             raise RuntimeError(INFERENCE_REQUIRES_GRAD)

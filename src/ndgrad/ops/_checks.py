@@ -9,6 +9,7 @@ import numpy as np
 
 from ndgrad._dtype import (
     _SCALAR_TYPE_NAMES,
+    bfloat16,
     bool_,
     float32,
     float64,
@@ -27,7 +28,8 @@ def is_tensor(value):
 
 def require_kind(dtype, kernel, kinds):
     """PyTorch's kernels exist for some dtypes only (``kinds``: NumPy kind letters), where NumPy would compute."""
-    if dtype.numpy.kind not in kinds:
+    kind = "f" if dtype is bfloat16 else dtype.numpy.kind  # (see Note [bfloat16's kind])
+    if kind not in kinds:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{dtype.title}'")
 
 

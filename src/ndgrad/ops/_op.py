@@ -156,7 +156,7 @@ class Op:
                 out = _wrap(result, Tensor, view_of, counter)
             if needs_grad and not grad_enabled and _Provenance.enabled and not _BACKWARD.depth:
                 mark(out, "no_grad" if counter is None else "inference_mode")  # a cut (see explain())
-            if record and (kind := out._data.dtype.kind) in "fc":
+            if record and (kind := out._data.dtype.kind) in "fcV":
                 if kind == "c" and not cls.complex_autograd:
                     raise _no_complex_autograd(cls)
                 out._requires_grad, out.grad_fn = True, _record(cls, inputs, params, (out,))
@@ -171,7 +171,7 @@ class Op:
                 raise _no_complex_autograd(cls)
             node = _record(cls, inputs, params, outs)
             for output_nr, out in enumerate(outs):
-                if out._data.dtype.kind in "fc":
+                if out._data.dtype.kind in "fcV":
                     out._requires_grad, out.grad_fn, out._output_nr = True, node, output_nr
         if view_of is not None:
             _mark_views(cls, params, view_of, outs, "multi")
@@ -248,7 +248,7 @@ def _writes_in_place(cls, self, others, params):
     if _ForwardState.active or params != cls.ufunc_params:
         return False
     target = self._data
-    if type(target) is not np.ndarray or target.dtype.kind not in "fc" or not target.flags.writeable:
+    if type(target) is not np.ndarray or target.dtype.kind not in "fcV" or not target.flags.writeable:
         return False
     recording = STATE.grad_enabled  # then a tensor that requires grad, or a view of one, would record
     if recording and (self._requires_grad or (self._base is not None and self._base._requires_grad)):
@@ -434,16 +434,16 @@ def _unwrap(inputs, Tensor, float_only):
     """
     if len(inputs) == 1:  # unary ops: always one Tensor
         data = inputs[0]._data
-        if float_only and data.dtype.kind not in "fc":
+        if float_only and data.dtype.kind not in "fcV":
             return [data], inputs[0]._requires_grad, get_default_dtype().numpy
         return [data], inputs[0]._requires_grad, None
     if len(inputs) == 2 and isinstance(inputs[0], Tensor):
         x, y = inputs
-        if type(y) is float and x._data.dtype.kind in "fc":  # a float tensor and a Python float: no promotion
+        if type(y) is float and x._data.dtype.kind in "fcV":  # a float tensor and a Python float: no promotion
             return [x._data, y], x._requires_grad, None
         if isinstance(y, Tensor):  # binary, one dtype
             a, b = x._data, y._data
-            if a.dtype == b.dtype and (not float_only or a.dtype.kind in "fc"):
+            if a.dtype == b.dtype and (not float_only or a.dtype.kind in "fcV"):
                 return [a, b], x._requires_grad or y._requires_grad, None
     arrays, needs_grad, common, numbers = [], False, None, False
     for x in inputs:
@@ -459,7 +459,7 @@ def _unwrap(inputs, Tensor, float_only):
             numbers = True
             arrays.append(x)
     if common is not False and (not numbers or _numbers_fit(inputs, common)):
-        if not float_only or common.kind in "fc":
+        if not float_only or common.kind in "fcV":
             return arrays, needs_grad, None
         return arrays, needs_grad, get_default_dtype().numpy
     dtype = result_type(inputs)  # PyTorch's OverflowError for an int beyond 64 bits
@@ -480,7 +480,7 @@ def _numbers_fit(inputs, dtype):
     for x in inputs:
         number_type = type(x)
         if number_type is float:
-            fits = kind in "fc"
+            fits = kind in "fcV"
         elif number_type is int:
             low, high = INT_RANGES.get(dtype, _NO_INTS)
             fits = low <= x <= high

@@ -126,7 +126,7 @@ class Separable(Op):
 
     @staticmethod
     def forward(xp, x, matrices):
-        out = apply_sparse(xp, x.astype(x.dtype if x.dtype.kind in "fc" else np.float64), matrices)
+        out = apply_sparse(xp, x.astype(x.dtype if x.dtype.kind in "fcV" else np.float64), matrices)
         return out if out.dtype == x.dtype else _integer_quotient(xp, out).astype(x.dtype)
 
     formula = "grad_self = grad through the transposed per-dimension matrices of the forward (a linear map)"

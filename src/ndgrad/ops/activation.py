@@ -8,7 +8,7 @@ import math
 
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import float64, int64, uint8
-from ndgrad.ops._arrays import xp_of
+from ndgrad.ops._arrays import via_float32, xp_of
 from ndgrad.ops._checks import kernel_scalars, require_kind
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.comparison import logical_and, logical_or, where
@@ -341,6 +341,8 @@ class Hardsigmoid(Op):
 
     @staticmethod
     def forward(xp, x):
+        if x.dtype.kind == "V":  # bfloat16, which NumPy clips in float32
+            return via_float32(Hardsigmoid.forward, xp, x)
         return xp.clip(x + 3, 0, 6) / 6
 
     formula = "grad_self = grad * (-3 < self < 3) / 6"
@@ -363,6 +365,8 @@ class Hardswish(Op):
 
     @staticmethod
     def forward(xp, x):
+        if x.dtype.kind == "V":  # bfloat16, which NumPy clips in float32
+            return via_float32(Hardswish.forward, xp, x)
         return x * xp.clip(x + 3, 0, 6) / 6
 
     formula = "grad_self = grad * (0 if self <= -3, self / 3 + 0.5 if self < 3, else 1)"

@@ -438,7 +438,7 @@ class DivRounding(Op):
     def forward(xp, x, y, rounding_mode):
         if rounding_mode == "floor":
             return xp.floor_divide(x, y)
-        if x.dtype.kind in "fc":
+        if x.dtype.kind in "fcV":
             return xp.trunc(xp.true_divide(x, y))
         quotient = xp.floor_divide(x, y)  # NOTE: integers have no truncating division: floor, then step toward 0
         return quotient + ((quotient < 0) & (quotient * y != x))

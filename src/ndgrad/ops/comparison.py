@@ -103,7 +103,7 @@ def _relation_(by_number, by_tensor, self, other):
 
 def _inexact(test, fill):
     """A floating-point test; integer and bool elements are all finite numbers, so the answer is ``fill``."""
-    return staticmethod(lambda xp, x: test(xp)(x) if x.dtype.kind in "fc" else xp.full(x.shape, fill))
+    return staticmethod(lambda xp, x: test(xp)(x) if x.dtype.kind in "fcV" else xp.full(x.shape, fill))
 
 
 class IsNan(_Comparison):
@@ -140,7 +140,7 @@ class IsClose(_Comparison):
             close |= xp.isnan(x) & xp.isnan(y)
         if rtol == 0 and atol == 0:
             return close
-        if x.dtype.kind not in "fc":
+        if x.dtype.kind not in "fcV":
             x, y = x.astype(get_default_dtype().numpy), y.astype(get_default_dtype().numpy)
         error = xp.abs(x - y)
         return close | (xp.isfinite(error) & (error <= atol + xp.abs(rtol * y)))
@@ -222,7 +222,7 @@ def _is_zero(value):
 
 
 def _is_real_floating(value):
-    return getattr(value, "dtype", None) is not None and value.dtype.kind == "f"
+    return getattr(value, "dtype", None) is not None and value.dtype.kind in "fV"
 
 
 def _kept(array, keep):

@@ -8,7 +8,7 @@ input of a complex op gets the real part of its gradient (the engine takes it). 
 """
 
 from ndgrad._argument_parser import parses
-from ndgrad._dtype import complex64, complex128, result_type
+from ndgrad._dtype import bfloat16, complex64, complex128, result_type
 from ndgrad.ops._checks import zeros_like_grad
 from ndgrad.ops._op import BINARY, UNARY, FloatUnary, Op
 from ndgrad.ops.comparison import where
@@ -313,7 +313,7 @@ def polar(abs, angle):
 
 def _check_parts(function, first, second, names):
     kinds = (first.dtype, second.dtype)
-    if not all(d.is_floating_point for d in kinds):
+    if not all(d.is_floating_point and d is not bfloat16 for d in kinds):
         raise RuntimeError(
             f"Expected both inputs to be Half, Float or Double tensors but got {kinds[0].title} and {kinds[1].title}"
         )

@@ -12,7 +12,7 @@ import numpy as np
 from ndgrad._argument_parser import parses
 from ndgrad._dtype import type_string
 from ndgrad._warnings import warn
-from ndgrad.ops._arrays import xp_of
+from ndgrad.ops._arrays import via_float32, xp_of
 from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._checks import int_list
 from ndgrad.ops._op import MATMUL, SHAPE, Op
@@ -125,6 +125,9 @@ class Convolution(Op):
 
     @staticmethod
     def forward(xp, x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+        if x.dtype.kind == "V":  # bfloat16: summed in float32, as PyTorch's kernel does
+            return via_float32(Convolution.forward, xp, x, weight, bias, stride, padding, dilation, transposed,
+                               output_padding, groups)
         n, kernel = x.shape[0], weight.shape[2:]
         if not transposed:
             cols = _im2col(xp, x, kernel, dilation, padding, stride)  # (N, C_in K, L)

@@ -2,6 +2,7 @@
 permutes, views and bmm it runs; ndgrad's node is differentiable to any order, its vjp an einsum again)."""
 
 from ndgrad._argument_parser import parses
+from ndgrad.ops._arrays import via_float32
 from ndgrad.ops._op import MATMUL, Op
 
 __all__ = ["einsum"]
@@ -21,6 +22,8 @@ class Einsum(Op):
 
     @staticmethod
     def forward(xp, x, y, equation):
+        if x.dtype.kind == "V":  # bfloat16, which NumPy's einsum refuses
+            return via_float32(Einsum.forward, xp, x, y, equation=equation)
         return xp.einsum(equation, x, y, optimize=True)  # optimize: BLAS (tensordot) where it can
 
     formula = "grad_x = einsum(grad, y -> x's subscripts); grad_y = einsum(grad, x -> y's subscripts)"

@@ -246,7 +246,7 @@ def _identity(xp, reduce, dtype):
     """The value that leaves a reduction unchanged: what x's scattered slots hold when include_self=False."""
     if reduce in ("sum", "mean", "prod"):
         return int(reduce == "prod")
-    if dtype.kind == "f":
+    if dtype.kind in "fV":
         return -xp.inf if reduce == "amax" else xp.inf
     if dtype.kind == "b":
         return reduce == "amin"

@@ -7,6 +7,7 @@ from ndgrad._device import namespace_of
 from ndgrad._dtype import can_cast, int64, promote_types, type_string
 from ndgrad.autograd.grad_mode import no_grad
 from ndgrad.ops import products
+from ndgrad.ops._arrays import via_float32
 from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._checks import constant_like, zeros_like_grad
 from ndgrad.ops._linalg_base import check_kernel
@@ -38,6 +39,8 @@ class Trilinear(Op):
 
     @staticmethod
     def forward(xp, x1, weight, x2):
+        if x1.dtype.kind == "V":  # bfloat16, which NumPy's einsum refuses
+            return via_float32(Trilinear.forward, xp, x1, weight, x2)
         # NOTE: in PyTorch's order, x1 with weight over i, then with x2 over j: where the inputs hold infinities,
         # which products meet inf * 0 (NaN) depends on it
         return xp.einsum("bkj,bj->bk", xp.einsum("bi,kij->bkj", x1, weight), x2)

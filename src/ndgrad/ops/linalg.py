@@ -1,7 +1,7 @@
 """Matrix products: dot, mv, mm, bmm as primitives, and matmul composed from them as PyTorch composes it."""
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad.ops._arrays import conj
+from ndgrad.ops._arrays import conj, matmul_in_dtype
 from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import no_bool_kernel
@@ -20,7 +20,7 @@ class Dot(Op):
 
     @staticmethod
     def forward(xp, x, y):
-        return xp.dot(x, y)
+        return matmul_in_dtype(xp, x, y)  # of two vectors, the dot product
 
     formula = "grad_self = grad * tensor; grad_tensor = grad * self"
     @staticmethod
@@ -44,7 +44,7 @@ class Mv(Op):
 
     @staticmethod
     def forward(xp, x, y):
-        return xp.matmul(x, y)
+        return matmul_in_dtype(xp, x, y)
 
     formula = "grad_self = grad outer vec; grad_vec = self^T @ grad"
     @staticmethod
@@ -69,7 +69,7 @@ class Mm(Op):
 
     @staticmethod
     def forward(xp, x, y):
-        return xp.matmul(x, y)
+        return matmul_in_dtype(xp, x, y)
 
     formula = "grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad"
     @staticmethod
@@ -99,7 +99,7 @@ class Bmm(Op):
 
     @staticmethod
     def forward(xp, x, y):
-        return xp.matmul(x, y)
+        return matmul_in_dtype(xp, x, y)
 
     formula = "grad_self = grad @ mat2^T; grad_mat2 = self^T @ grad  (per batch)"
     @staticmethod

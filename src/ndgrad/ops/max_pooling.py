@@ -25,14 +25,14 @@ FUNCTIONAL = []  # torch.nn.functional's forms are in functional_pooling
 
 def _low(xp, dtype):
     """The value padding never wins a maximum with."""
-    return -xp.inf if dtype.kind == "f" else xp.iinfo(dtype).min
+    return -xp.inf if dtype.kind in "fV" else xp.iinfo(dtype).min
 
 
 def _scan_pick(xp, windows):
     """The cell of each window (the last axis) that torch's scan keeps (see _scan_dim): the first maximum, or the
     last NaN."""
     local = xp.argmax(windows, axis=-1)
-    if windows.dtype.kind == "f":
+    if windows.dtype.kind in "fV":
         nan = xp.isnan(windows)
         last_nan = windows.shape[-1] - 1 - xp.argmax(nan[..., ::-1], axis=-1)
         local = xp.where(nan.any(axis=-1), last_nan, local)
@@ -67,7 +67,7 @@ def _scan_dim(xp, values, local, axis, kernel, stride, padding, dilation, out, c
         window_cells = along(axis, offset * dilation, stride, out)
         cell = values[window_cells]
         better = cell > best
-        if cell.dtype.kind == "f":
+        if cell.dtype.kind in "fV":
             better |= xp.isnan(cell)
         # where(better, cell, best)'s values: at ties NumPy's maximum returns its second argument (-0.0 stays first)
         xp.maximum(cell, best, out=best)
@@ -279,7 +279,7 @@ class FractionalMaxPool2D(MaxPool2DWithIndices):
         nd = len(kernel_size)
         sizes, lead = x.shape[-nd:], x.shape[:-nd]
         planes = math.prod(lead)
-        samples = samples.astype(x.dtype if x.dtype.kind == "f" else np.float64)
+        samples = samples.astype(x.dtype if x.dtype.kind in "fV" else np.float64)
         index = 0  # (planes, o_1 .. o_nd, k_1 .. k_nd) positions in each plane
         for dim, (size, out, kernel) in enumerate(zip(sizes, out_size, kernel_size)):
             starts = _fractional_starts(xp, samples[:, sample_order[dim]], size, out, kernel)

@@ -192,7 +192,7 @@ class Glu(Op):
 # ---- the functions users call: torch's ops ----------------------------------------------------------------------
 def _floating(input, kernel, half=True):
     """PyTorch's kernel here computes floating-point tensors only (not float16 where ``half`` is False)."""
-    if input._data.dtype.kind != "f" or (not half and input._data.dtype.itemsize < 4):
+    if input._data.dtype.kind not in "fV" or (not half and input._data.dtype.itemsize < 4):
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{input.dtype.title}'")
 
 

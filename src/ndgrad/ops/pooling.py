@@ -108,7 +108,7 @@ def _average_matrix(size, kernel, stride, padding, out, count_include_pad, divis
 
 
 # the kernels' dtypes among the non-floating ones, where NumPy would compute any
-_AVG_KERNELS = {2: ("avg_pool2d", ("float16", "float32", "float64", "int64")),
+_AVG_KERNELS = {2: ("avg_pool2d", ("float16", "bfloat16", "float32", "float64", "int64")),
                 3: ("avg_pool3d_out_frame", ("float32", "float64", "int64"))}
 
 

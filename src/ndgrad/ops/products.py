@@ -5,6 +5,7 @@ import math
 
 from ndgrad._argument_parser import alias, parses, parses_method, tensor_method
 from ndgrad._warnings import warn
+from ndgrad.ops._arrays import matmul_in_dtype
 from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._broadcast import broadcast_shape
 from ndgrad.ops._checks import no_bool_kernel, zeros_like_grad
@@ -74,7 +75,7 @@ class Addmm(Op):
 
     @staticmethod
     def forward(xp, input, mat1, mat2, beta, alpha):
-        return _beta_input_plus_alpha_product(input, xp.matmul(mat1, mat2), beta, alpha)
+        return _beta_input_plus_alpha_product(input, matmul_in_dtype(xp, mat1, mat2), beta, alpha)
 
     formula = "grad_self = grad * beta; grad_mat1 = grad @ mat2^T * alpha; grad_mat2 = mat1^T @ grad * alpha"
     @staticmethod
@@ -102,7 +103,7 @@ class Addmv(Op):
 
     @staticmethod
     def forward(xp, input, mat, vec, beta, alpha):
-        return _beta_input_plus_alpha_product(input, xp.matmul(mat, vec), beta, alpha)
+        return _beta_input_plus_alpha_product(input, matmul_in_dtype(xp, mat, vec), beta, alpha)
 
     formula = "grad_self = grad * beta; grad_mat = grad outer vec * alpha; grad_vec = mat^T @ grad * alpha"
     @staticmethod
@@ -130,7 +131,7 @@ class Baddbmm(Op):
 
     @staticmethod
     def forward(xp, input, batch1, batch2, beta, alpha):
-        return _beta_input_plus_alpha_product(input, xp.matmul(batch1, batch2), beta, alpha)
+        return _beta_input_plus_alpha_product(input, matmul_in_dtype(xp, batch1, batch2), beta, alpha)
 
     formula = "grad_self = grad * beta; grad_batch1 = grad @ batch2^T * alpha; grad_batch2 = batch1^T @ grad * alpha"
     @staticmethod
@@ -158,7 +159,8 @@ class Addbmm(Op):
 
     @staticmethod
     def forward(xp, input, batch1, batch2, beta, alpha):
-        product = xp.matmul(batch1, batch2).sum(axis=0, dtype=batch1.dtype)  # NumPy would widen small integers
+        # summed in the inputs' dtype: NumPy would widen small integers
+        product = matmul_in_dtype(xp, batch1, batch2).sum(axis=0, dtype=batch1.dtype)
         return _beta_input_plus_alpha_product(input, product, beta, alpha)
 
     formula = "grad_self = grad * beta; grad_batch1 = grad @ batch2^T * alpha; grad_batch2 = batch1^T @ grad * alpha"

@@ -8,7 +8,7 @@ import math
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import int64
 from ndgrad._fpstate import mean_array
-from ndgrad.ops._arrays import xp_of
+from ndgrad.ops._arrays import via_float32, xp_of
 from ndgrad.ops._autocast import AUTOCAST, autocast_inputs
 from ndgrad.ops._broadcast import sum_to_size
 from ndgrad.ops._checks import no_complex
@@ -73,6 +73,8 @@ class Sum(Op):
 
     @staticmethod
     def forward(xp, x, dtype=None):
+        if x.dtype.kind == "V" and dtype is None:  # bfloat16 accumulates in float32, as in PyTorch
+            return via_float32(Sum.forward, xp, x)
         return xp.sum(x, dtype=dtype)
 
     formula = "grad_self = grad expanded to self's shape"
@@ -97,6 +99,8 @@ class SumDim(Op):
 
     @staticmethod
     def forward(xp, x, dim, keepdim, dtype=None):
+        if x.dtype.kind == "V" and dtype is None:  # bfloat16 accumulates in float32, as in PyTorch
+            return via_float32(SumDim.forward, xp, x, dim=dim, keepdim=keepdim)
         return xp.sum(x, axis=dim, keepdims=keepdim, dtype=dtype)
 
     formula = "grad_self = grad (unsqueezed at dim) expanded to self's shape"
@@ -122,6 +126,8 @@ class Mean(Op):
 
     @staticmethod
     def forward(xp, x, dtype=None):
+        if x.dtype.kind == "V" and dtype is None:  # bfloat16 accumulates in float32, as in PyTorch
+            return via_float32(Mean.forward, xp, x)
         return mean_array(xp, x, dtype=dtype)
 
     formula = "grad_self = grad expanded to self's shape / self.numel()"
@@ -148,6 +154,8 @@ class MeanDim(Op):
 
     @staticmethod
     def forward(xp, x, dim, keepdim, dtype=None):
+        if x.dtype.kind == "V" and dtype is None:  # bfloat16 accumulates in float32, as in PyTorch
+            return via_float32(MeanDim.forward, xp, x, dim=dim, keepdim=keepdim)
         return mean_array(xp, x, axis=dim, keepdims=keepdim, dtype=dtype)
 
     formula = "grad_self = grad (unsqueezed at dim) expanded to self's shape / (elements reduced)"

@@ -42,7 +42,7 @@ class _Step(Op):
 
 
 def _rounding(function):
-    return staticmethod(lambda xp, x: getattr(xp, function)(x) if x.dtype.kind in "fc" else x.copy())
+    return staticmethod(lambda xp, x: getattr(xp, function)(x) if x.dtype.kind in "fcV" else x.copy())
 
 
 class Floor(_Step):
@@ -85,7 +85,7 @@ class Sign(_Step):
     def forward(xp, x):
         if x.dtype.kind == "b":
             return x.copy()
-        return xp.where(xp.isnan(x), 0, xp.sign(x)) if x.dtype.kind == "f" else xp.sign(x)
+        return xp.where(xp.isnan(x), 0, xp.sign(x)) if x.dtype.kind in "fV" else xp.sign(x)
 
 
 class Sgn(Sign):

@@ -463,7 +463,7 @@ class ToCopy(Op):
     def forward(xp, x, dtype, device, input_device):  # input_device: where vjp sends the gradient back
         moved = to_device(x, device)
         fresh = moved is not x  # a copy across devices is already a new array: no second copy for the dtype
-        if moved.dtype.kind == "c" and dtype.numpy.kind in "fiu":
+        if moved.dtype.kind == "c" and dtype.numpy.kind in "fiuV":
             moved = moved.real  # what NumPy's cast keeps too, without its warning (to_copy gives PyTorch's)
         return moved.astype(dtype.numpy, copy=not fresh)
 
@@ -818,7 +818,7 @@ def clone(input):
 
 
 def to_copy(input, dtype, device):
-    if input.dtype.is_complex and dtype.numpy.kind in "fiu":  # to bool: whether nonzero, nothing is dropped
+    if input.dtype.is_complex and dtype.numpy.kind in "fiuV":  # to bool: whether nonzero, nothing is dropped
         warn_complex_to_real()
     return ToCopy.apply(input, dtype=dtype, device=device, input_device=input.device)
 

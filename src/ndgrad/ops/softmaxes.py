@@ -3,7 +3,7 @@
 
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._warnings import warn
-from ndgrad.ops._arrays import xp_of
+from ndgrad.ops._arrays import via_float32, xp_of
 from ndgrad.ops._checks import constant_like
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.shape import wrap_dim
@@ -26,6 +26,8 @@ class Softmax(Op):
 
     @staticmethod
     def forward(xp, x, dim):
+        if x.dtype.kind == "V":  # bfloat16: in float32, as PyTorch's kernel
+            return via_float32(Softmax.forward, xp, x, dim=dim)
         if x.ndim == 0:
             return xp.exp(x - x)
         e = xp.exp(_shifted(xp, x, dim))
@@ -58,6 +60,8 @@ class LogSoftmax(Op):
 
     @staticmethod
     def forward(xp, x, dim):
+        if x.dtype.kind == "V":  # bfloat16: in float32, as PyTorch's kernel
+            return via_float32(LogSoftmax.forward, xp, x, dim=dim)
         if x.ndim == 0:
             return x - x
         shifted = _shifted(xp, x, dim)

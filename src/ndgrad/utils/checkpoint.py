@@ -100,7 +100,7 @@ def _reentrant(function, preserve_rng_state, args):
         if isinstance(result, Tensor):
             if any(result is t for t in tensors):  # an input handed back: the output is a new tensor on its data
                 result = result.detach()
-            if result._data.dtype.kind in "fc":
+            if result._data.dtype.kind in "fcV":
                 result._requires_grad, result.grad_fn, result._output_nr = True, node, len(node._output_meta)
                 node._output_meta.append((result._data.shape, result._data.dtype))
                 node._positions.append(position)

@@ -453,6 +453,9 @@ class Module(StateDictMethods):
     def half(self):
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
+    def bfloat16(self):
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
     # ---- hooks ---------------------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         """Run ``hook(module, args)`` (or ``hook(module, args, kwargs)``) before forward; it may replace them."""
