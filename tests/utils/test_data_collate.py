@@ -85,9 +85,13 @@ def test_default_convert_like_torch(name):
     assert plain(ndgrad.utils.data.default_convert(BATCHES[name](ndgrad))) == expected
 
 
+# NumPy arrays of every dtype torch.from_numpy takes: not bfloat16, whose NumPy type is ml_dtypes' (torch refuses it)
+NUMPY_DTYPES = [dtype for dtype in ALL_DTYPES if dtype.name != "bfloat16"]
+
+
 @settings(max_examples=30, deadline=None)
 @given(
-    dtype=st.sampled_from(ALL_DTYPES),
+    dtype=st.sampled_from(NUMPY_DTYPES),
     shape=hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=3),
     size=st.integers(1, 4),
     data=st.data(),
