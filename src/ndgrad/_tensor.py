@@ -58,6 +58,7 @@ from ndgrad.ops.lu import LuMethods
 from ndgrad.ops.matrix_functions import MatrixFunctionsMethods
 from ndgrad.ops.multiply_add import MultiplyAddMethods
 from ndgrad.ops.normalization import NormalizationMethods
+from ndgrad.ops.number_parts import NumberPartsMethods
 from ndgrad.ops.pooling import PoolingMethods
 from ndgrad.ops.products import ProductsMethods
 from ndgrad.ops.random import RandomMethods
@@ -120,8 +121,8 @@ class Tensor(
     ScanMethods, ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, MultiplyAddMethods, StatisticsMethods, InplaceViewMethods, SparseMethods, MetadataMethods,
-    MemoryMethods, PythonMethods,
+    RandomMethods, MultiplyAddMethods, StatisticsMethods, NumberPartsMethods, InplaceViewMethods, SparseMethods,
+    MetadataMethods, MemoryMethods, PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

@@ -31,6 +31,7 @@ from ndgrad.ops import (
     more_activations,
     multiply_add,
     normalization,
+    number_parts,
     orthogonal_polynomials,
     pooling,
     products,
@@ -80,6 +81,7 @@ from ndgrad.ops.max_pooling import *  # noqa: F403
 from ndgrad.ops.more_activations import *  # noqa: F403
 from ndgrad.ops.multiply_add import *  # noqa: F403
 from ndgrad.ops.normalization import *  # noqa: F403
+from ndgrad.ops.number_parts import *  # noqa: F403
 from ndgrad.ops.pooling import *  # noqa: F403
 from ndgrad.ops.products import *  # noqa: F403
 from ndgrad.ops.random import *  # noqa: F403
@@ -108,7 +110,7 @@ FAMILIES = (
     gather_scatter, sorting, linalg, softmaxes, regression_losses, classification_losses, margin_losses, ctc,
     attention, layers, dropouts, more_activations, normalization, convolutions, max_pooling, pooling,
     functional_pooling, resampling, products, solvers, lu, decompositions, matrix_functions, spectral, eigen, einsums,
-    random, sparse, multiply_add, statistics,
+    random, sparse, multiply_add, statistics, number_parts,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 
