@@ -46,6 +46,7 @@ from ndgrad.autograd.provenance import mark, note_cut, note_write
 from ndgrad.ops._op import repeated_elements_error
 from ndgrad.ops.activation import ActivationMethods
 from ndgrad.ops.arithmetic import ArithmeticMethods
+from ndgrad.ops.assembling import AssemblingMethods
 from ndgrad.ops.comparison import ComparisonMethods
 from ndgrad.ops.complex_numbers import ComplexMethods
 from ndgrad.ops.convolutions import ConvolutionMethods
@@ -58,7 +59,9 @@ from ndgrad.ops.linalg import LinalgMethods
 from ndgrad.ops.lu import LuMethods
 from ndgrad.ops.matrix_functions import MatrixFunctionsMethods
 from ndgrad.ops.multiply_add import MultiplyAddMethods
+from ndgrad.ops.norm_based import NormBasedMethods
 from ndgrad.ops.normalization import NormalizationMethods
+from ndgrad.ops.number_parts import NumberPartsMethods
 from ndgrad.ops.pooling import PoolingMethods
 from ndgrad.ops.products import ProductsMethods
 from ndgrad.ops.random import RandomMethods
@@ -121,8 +124,8 @@ class Tensor(
     ScanMethods, ShapeMethods, SplittingMethods, JoiningMethods, IndexingMethods, GatherScatterMethods, SortingMethods,
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
-    RandomMethods, MultiplyAddMethods, StatisticsMethods, InplaceViewMethods, SparseMethods, MetadataMethods,
-    MemoryMethods, PythonMethods,
+    RandomMethods, MultiplyAddMethods, StatisticsMethods, NumberPartsMethods, NormBasedMethods, AssemblingMethods,
+    InplaceViewMethods, SparseMethods, MetadataMethods, MemoryMethods, PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

@@ -4,6 +4,7 @@ Tensor methods for them. This package re-exports every family's public functions
 from ndgrad.ops import (
     activation,
     arithmetic,
+    assembling,
     attention,
     bessel,
     classification_losses,
@@ -30,7 +31,9 @@ from ndgrad.ops import (
     max_pooling,
     more_activations,
     multiply_add,
+    norm_based,
     normalization,
+    number_parts,
     orthogonal_polynomials,
     pooling,
     products,
@@ -57,6 +60,7 @@ from ndgrad.ops import (
 from ndgrad.ops._op import OP_TABLE, Op
 from ndgrad.ops.activation import *  # noqa: F403
 from ndgrad.ops.arithmetic import *  # noqa: F403
+from ndgrad.ops.assembling import *  # noqa: F403
 from ndgrad.ops.attention import *  # noqa: F403
 from ndgrad.ops.classification_losses import *  # noqa: F403
 from ndgrad.ops.comparison import *  # noqa: F403
@@ -79,7 +83,9 @@ from ndgrad.ops.matrix_functions import *  # noqa: F403
 from ndgrad.ops.max_pooling import *  # noqa: F403
 from ndgrad.ops.more_activations import *  # noqa: F403
 from ndgrad.ops.multiply_add import *  # noqa: F403
+from ndgrad.ops.norm_based import *  # noqa: F403
 from ndgrad.ops.normalization import *  # noqa: F403
+from ndgrad.ops.number_parts import *  # noqa: F403
 from ndgrad.ops.pooling import *  # noqa: F403
 from ndgrad.ops.products import *  # noqa: F403
 from ndgrad.ops.random import *  # noqa: F403
@@ -108,7 +114,7 @@ FAMILIES = (
     gather_scatter, sorting, linalg, softmaxes, regression_losses, classification_losses, margin_losses, ctc,
     attention, layers, dropouts, more_activations, normalization, convolutions, max_pooling, pooling,
     functional_pooling, resampling, products, solvers, lu, decompositions, matrix_functions, spectral, eigen, einsums,
-    random, sparse, multiply_add, statistics,
+    random, sparse, multiply_add, statistics, number_parts, norm_based, assembling,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
 

@@ -220,6 +220,27 @@ class Reciprocal(Op):
         return -x_t * result * result
 
 
+class DivScalar(Op):
+    """Tensor / number as PyTorch's C++ records it (DivBackward1; Python's ``t / 2`` records DivBackward0): how
+    torch's composites written in C++ end, cross_entropy's 'mean' with class probabilities, cumulative_trapezoid
+    with sample points. Not a public op, so not in the op table."""
+
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(xp, x, other):
+        return x / other
+
+    formula = "grad_self = grad / other"
+    @staticmethod
+    def vjp(ctx, grad):
+        return (grad / ctx.other,)
+
+    @staticmethod
+    def jvp(ctx, x_t):
+        return x_t / ctx.other
+
+
 class FloorDivide(WithoutDerivative):
     """torch.floor_divide (``//``): PyTorch records it but defines no derivative, so backward raises."""
 

@@ -28,6 +28,7 @@ from ndgrad.ops._loss_base import (
 )
 from ndgrad.ops._op import UNARY, Op
 from ndgrad.ops.activation import logsigmoid
+from ndgrad.ops.arithmetic import DivScalar
 from ndgrad.ops.comparison import where
 from ndgrad.ops.softmaxes import log_softmax
 from ndgrad.ops.special import xlogy
@@ -155,26 +156,6 @@ def _nll_coefficients_of(ctx, grad):
     shape = ctx.input_shapes[0]
     like = xp.zeros(shape, dtype=grad._data.dtype)
     return _nll_coefficients(xp, like, ctx.target, ctx.weight, ctx.ignore_index)
-
-
-class _DivScalar(Op):
-    """Tensor / number as PyTorch's C++ records it (DivBackward1): what cross_entropy's 'mean' with class
-    probabilities ends with. Not a public op, so not in the op table."""
-
-    node_name = "DivBackward1"
-
-    @staticmethod
-    def forward(xp, x, other):
-        return x / other
-
-    formula = "grad_self = grad / other"
-    @staticmethod
-    def vjp(ctx, grad):
-        return (grad / ctx.other,)
-
-    @staticmethod
-    def jvp(ctx, x_t):
-        return x_t / ctx.other
 
 
 # ---- the functions users call: torch's ops (torch._C._nn.X, torch.X) -------------------------------------------
@@ -367,7 +348,7 @@ def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothi
         return -terms.sum()
     if input.numel() == 0:
         return -terms.sum() * math.nan
-    return _DivScalar.apply(-terms.sum(), other=input.numel() // classes)
+    return DivScalar.apply(-terms.sum(), other=input.numel() // classes)
 
 
 def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing, class_dim):

@@ -408,6 +408,25 @@ class Logsumexp(Op):
         return tangent * math.nan if x.numel() == 0 else tangent
 
 
+def norm_backward(grad, x, ord, norm, dims):
+    """PyTorch's norm_backward: the gradient of the ``ord``-norm ``norm`` of x over ``dims``, with grad and norm
+    broadcasting against x; None for ord 0 (PyTorch's gradient there is undefined, not zeros)."""
+    if ord == 0:
+        return None
+    if ord == 1:
+        return grad * x.sgn()
+    if ord == 2:
+        return x * where(norm == 0, 0.0, grad / where(norm == 0, 1.0, norm))  # no 0/0, even where masked
+    if math.isinf(ord):
+        mask = x.abs() == norm
+        return x.sgn() * (grad / mask.sum(dims, keepdim=True)) * mask
+    if ord < 1:
+        scaled = x.sgn() * where(x == 0, 0.0, x.abs() ** (ord - 1))
+        return scaled * grad * norm ** (1 - ord)
+    scaled = x.sgn() * x.abs() ** (ord - 1) if ord < 2 else x * x.abs() ** (ord - 2)
+    return scaled * where(norm == 0, 0.0, grad / norm ** (ord - 1))
+
+
 class LinalgVectorNorm(Op):
     """torch.linalg.vector_norm (what torch.norm runs for vectors): the ``ord``-norm over ``dim`` (None: all).
 
@@ -441,20 +460,7 @@ class LinalgVectorNorm(Op):
         grad, norm = _restore(grad, x.shape, dims, ctx.keepdim), _restore(result, x.shape, dims, ctx.keepdim)
         if ctx.dtype is not None:
             x = x.to(grad.dtype)
-        if ord == 0:
-            return (None,)  # PyTorch's gradient here is undefined (not zeros): x.grad stays None
-        if ord == 1:
-            return (grad * x.sgn(),)
-        if ord == 2:
-            return (x * where(norm == 0, 0.0, grad / where(norm == 0, 1.0, norm)),)  # no 0/0, even where masked
-        if math.isinf(ord):
-            mask = x.abs() == norm
-            return (x.sgn() * (grad / mask.sum(dims, keepdim=True)) * mask,)
-        if ord < 1:
-            scaled = x.sgn() * where(x == 0, 0.0, x.abs() ** (ord - 1))
-            return (scaled * grad * norm ** (1 - ord),)
-        scaled = x.sgn() * x.abs() ** (ord - 1) if ord < 2 else x * x.abs() ** (ord - 2)
-        return (scaled * where(norm == 0, 0.0, grad / norm ** (ord - 1)),)
+        return (norm_backward(grad, x, ord, norm, dims),)
 
     @staticmethod
     def jvp(ctx, x_t):

@@ -1,17 +1,18 @@
-"""Scans along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp, and diff, their inverse; and the flip, shift
-and scatter helpers their gradients are written with."""
+"""Scans along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp, cumulative_trapezoid (a cumsum of trapezoids),
+and diff, their inverse; and the flip, shift and scatter helpers their gradients are written with."""
 
 import numpy as np
 
 import ndgrad.return_types as return_types
 from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad._dtype import bool_, int64
+from ndgrad._dtype import bool_, get_default_dtype, int64
 from ndgrad.ops._checks import no_complex_kernel
 from ndgrad.ops._op import SCAN, Op
+from ndgrad.ops.arithmetic import DivScalar
 from ndgrad.ops.comparison import where
 from ndgrad.ops.shape import wrap_dim
 
-__all__ = ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "diff"]
+__all__ = ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "cumulative_trapezoid", "diff"]
 
 
 class Cumsum(Op):
@@ -368,6 +369,45 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         later, earlier = result.narrow(dim, 1, length - 1), result.narrow(dim, 0, length - 1)
         result = logical_xor(later, earlier) if result.dtype is bool_ else later - earlier
     return result
+
+
+@parses("cumulative_trapezoid(Tensor y, Tensor x, *, int dim=-1)",
+        "cumulative_trapezoid(Tensor y, *, Scalar dx=1, int dim=-1)")
+def cumulative_trapezoid(y, x=None, *, dx=1, dim=-1):
+    """The running trapezoidal-rule integral of y along dim, at sample points x or spacing dx (see
+    torch.cumulative_trapezoid): PyTorch's composite, so its grad_fn is cumsum's (a division's, with x)."""
+    if x is None:
+        if y.dtype is bool_:
+            raise RuntimeError("cumulative_trapezoid: received a bool input for `y`, but bool is not supported")
+        if isinstance(dx, (bool, complex)):
+            raise RuntimeError("cumulative_trapezoid: Currently, we only support dx as a real number.")
+        left, right, dim = _trapezoid_ends(y, dim)
+        return (float(dx) / 2.0 * (left + right)).cumsum(dim)
+    dim = wrap_dim(dim, y.ndim)
+    if y.dtype is bool_ or x.dtype is bool_:
+        raise RuntimeError("cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not supported")
+    if x.ndim == 1:  # the sample points of dim, for every slice
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each sample point")
+        x = x.reshape([x.shape[0] if d == dim else 1 for d in range(y.ndim)])
+    elif x.ndim < y.ndim:
+        x = x.reshape((1,) * (y.ndim - x.ndim) + tuple(x.shape))
+    x_left, x_right, _ = _trapezoid_ends(x, dim)
+    left, right, _ = _trapezoid_ends(y, dim)
+    summed = ((left + right) * (x_right - x_left)).cumsum(dim)  # in this order, for the shape error
+    if not (summed.dtype.is_floating_point or summed.dtype.is_complex):
+        summed = summed.to(get_default_dtype())  # as an integer tensor / 2. gives the default float dtype
+    return DivScalar.apply(summed, other=2.0)
+
+
+def _trapezoid_ends(tensor, dim):
+    """The left and right ends of the intervals along dim (all but the last element, all but the first), and dim
+    wrapped."""
+    if tensor.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    dim = wrap_dim(dim, tensor.ndim)
+    before = (slice(None),) * dim
+    return tensor[before + (slice(None, -1),)], tensor[before + (slice(1, None),)], dim
 
 
 class ScanMethods:

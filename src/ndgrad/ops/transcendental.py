@@ -7,10 +7,12 @@ import math
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import result_type
 from ndgrad.ops._arrays import conj
+from ndgrad.ops._checks import require_kind
 from ndgrad.ops._op import BINARY, POSITIVE, FloatUnary, Op
 
 __all__ = [
-    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "sqrt", "rsqrt", "square", "sigmoid",
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "logaddexp", "logaddexp2", "sqrt", "rsqrt", "square",
+    "sigmoid",
     "exp_", "exp2_", "expm1_", "log_", "log2_", "log10_", "log1p_", "sqrt_", "rsqrt_", "square_", "sigmoid_",
 ]
 
@@ -188,6 +190,28 @@ class Logaddexp(Op):
         return x_t * sigmoid(x - y) + y_t * sigmoid(y - x)
 
 
+class Logaddexp2(Op):
+    """torch.logaddexp2: log2(2**input + 2**other) without overflow."""
+
+    name, family = "logaddexp2", BINARY
+    saves = ("x", "y")
+
+    @staticmethod
+    def forward(xp, x, y):
+        return xp.logaddexp2(x, y)
+
+    formula = "grad_self = grad / (1 + 2^(other - self)); grad_other = grad / (1 + 2^(self - other))"
+    @staticmethod
+    def vjp(ctx, grad):
+        x, y = ctx.saved_tensors
+        return grad / (1 + exp2(y - x)), grad / (1 + exp2(x - y))
+
+    @staticmethod
+    def jvp(ctx, x_t, y_t):
+        x, y = ctx.saved_tensors
+        return x_t / (1 + exp2(y - x)) + y_t / (1 + exp2(x - y))
+
+
 # ---- roots and powers -----------------------------------------------------------------------------------------------
 class Sqrt(FloatUnary):
     """torch.sqrt."""
@@ -329,6 +353,13 @@ def logaddexp(input, other):
     return Logaddexp.apply(input, other)
 
 
+@parses("logaddexp2(Tensor input, Tensor other, *, Tensor out=None)")
+def logaddexp2(input, other):
+    """log2(2**input + 2**other) (see torch.logaddexp2): PyTorch has real floating kernels only."""
+    require_kind(result_type((input, other)), "logaddexp2_cpu", "f")
+    return Logaddexp2.apply(input, other)
+
+
 @parses("sqrt(Tensor input, *, Tensor out=None)")
 def sqrt(input):
     return Sqrt.apply(input)
@@ -430,6 +461,7 @@ class TranscendentalMethods:
     def log1p(self):
         return log1p.__wrapped__(self)
     logaddexp = tensor_method(logaddexp)
+    logaddexp2 = tensor_method(logaddexp2)
     def sqrt(self):
         return sqrt.__wrapped__(self)
     def rsqrt(self):
