@@ -70,6 +70,7 @@ from ndgrad.ops.rounding import RoundingMethods
 from ndgrad.ops.scan import ScanMethods
 from ndgrad.ops.selection import SelectionMethods
 from ndgrad.ops.shape import ShapeMethods
+from ndgrad.ops.short_time import ShortTimeMethods
 from ndgrad.ops.softmaxes import SoftmaxMethods
 from ndgrad.ops.solvers import SolversMethods
 from ndgrad.ops.sorting import SortingMethods
@@ -125,7 +126,7 @@ class Tensor(
     LinalgMethods, SoftmaxMethods, LayersMethods, NormalizationMethods, ConvolutionMethods, PoolingMethods,
     ProductsMethods, SolversMethods, LuMethods, DecompositionsMethods, MatrixFunctionsMethods, OperatorMethods,
     RandomMethods, MultiplyAddMethods, StatisticsMethods, NumberPartsMethods, NormBasedMethods, AssemblingMethods,
-    InplaceViewMethods, SparseMethods, MetadataMethods, MemoryMethods, PythonMethods,
+    InplaceViewMethods, SparseMethods, ShortTimeMethods, MetadataMethods, MemoryMethods, PythonMethods,
 ):
     """An n-dimensional array that can record the operations applied to it (see torch.Tensor)."""
 

@@ -45,6 +45,7 @@ from ndgrad.ops import (
     scan,
     selection,
     shape,
+    short_time,
     softmaxes,
     solvers,
     sorting,
@@ -96,6 +97,7 @@ from ndgrad.ops.rounding import *  # noqa: F403
 from ndgrad.ops.scan import *  # noqa: F403
 from ndgrad.ops.selection import *  # noqa: F403
 from ndgrad.ops.shape import *  # noqa: F403
+from ndgrad.ops.short_time import *  # noqa: F403
 from ndgrad.ops.softmaxes import *  # noqa: F403
 from ndgrad.ops.solvers import *  # noqa: F403
 from ndgrad.ops.sorting import *  # noqa: F403
@@ -113,7 +115,8 @@ FAMILIES = (
     activation, comparison, complex_numbers, reduction, selection, scan, shape, splitting, joining, grids, indexing,
     gather_scatter, sorting, linalg, softmaxes, regression_losses, classification_losses, margin_losses, ctc,
     attention, layers, dropouts, more_activations, normalization, convolutions, max_pooling, pooling,
-    functional_pooling, resampling, products, solvers, lu, decompositions, matrix_functions, spectral, eigen, einsums,
+    functional_pooling, resampling, products, solvers, lu, decompositions, matrix_functions, spectral, short_time,
+    eigen, einsums,
     random, sparse, multiply_add, statistics, number_parts, norm_based, assembling,
 )
 __all__ = [name for family in FAMILIES for name in family.__all__]
