@@ -12,7 +12,9 @@ from ndgrad.ops.arithmetic import DivScalar
 from ndgrad.ops.comparison import where
 from ndgrad.ops.shape import wrap_dim
 
-__all__ = ["cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "cumulative_trapezoid", "diff"]
+__all__ = [
+    "cumsum", "cumprod", "cummax", "cummin", "logcumsumexp", "cumulative_trapezoid", "trapezoid", "trapz", "diff",
+]
 
 
 class Cumsum(Op):
@@ -383,21 +385,54 @@ def cumulative_trapezoid(y, x=None, *, dx=1, dim=-1):
             raise RuntimeError("cumulative_trapezoid: Currently, we only support dx as a real number.")
         left, right, dim = _trapezoid_ends(y, dim)
         return (float(dx) / 2.0 * (left + right)).cumsum(dim)
-    dim = wrap_dim(dim, y.ndim)
-    if y.dtype is bool_ or x.dtype is bool_:
-        raise RuntimeError("cumulative_trapezoid: received a bool input for `x` or `y`, but bool is not supported")
-    if x.ndim == 1:  # the sample points of dim, for every slice
-        if x.shape[0] != y.shape[dim]:
-            raise RuntimeError("cumulative_trapezoid: There must be one `x` value for each sample point")
-        x = x.reshape([x.shape[0] if d == dim else 1 for d in range(y.ndim)])
-    elif x.ndim < y.ndim:
-        x = x.reshape((1,) * (y.ndim - x.ndim) + tuple(x.shape))
+    x, dim = _sample_points("cumulative_trapezoid", y, x, dim)
     x_left, x_right, _ = _trapezoid_ends(x, dim)
     left, right, _ = _trapezoid_ends(y, dim)
     summed = ((left + right) * (x_right - x_left)).cumsum(dim)  # in this order, for the shape error
     if not (summed.dtype.is_floating_point or summed.dtype.is_complex):
         summed = summed.to(get_default_dtype())  # as an integer tensor / 2. gives the default float dtype
     return DivScalar.apply(summed, other=2.0)
+
+
+@parses("trapezoid(Tensor y, Tensor x, *, int dim=-1)", "trapezoid(Tensor y, *, Scalar dx=1, int dim=-1)")
+def trapezoid(y, x=None, *, dx=1, dim=-1):
+    """The trapezoidal-rule integral of y along dim, at sample points x or spacing dx (see torch.trapezoid):
+    PyTorch's composite, (sum - the ends' halves) * dx, or the sum of the trapezoids / 2 with x."""
+    if y.ndim and y.shape[wrap_dim(dim, y.ndim)] == 0:  # no samples integrate to 0, as NumPy's trapz
+        dim = wrap_dim(dim, y.ndim)
+        return y.new_zeros(y.shape[:dim] + y.shape[dim + 1:])
+    if x is None:
+        if y.dtype is bool_:
+            raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not supported")
+        if isinstance(dx, (bool, complex)):
+            raise RuntimeError("trapezoid: Currently, we only support dx as a real number.")
+        dim = wrap_dim(dim, y.ndim)
+        return (y.sum(dim) - (y.select(dim, 0) + y.select(dim, -1)) * 0.5) * float(dx)
+    x, dim = _sample_points("trapezoid", y, x, dim)
+    x_left, x_right, _ = _trapezoid_ends(x, dim)
+    left, right, _ = _trapezoid_ends(y, dim)
+    return ((left + right) * (x_right - x_left)).sum(dim) / 2.0  # this order, for the shape error
+
+
+@parses("trapz(Tensor y, *, float dx=1, int dim=-1)", "trapz(Tensor y, Tensor x, *, int dim=-1)")
+def trapz(y, x=None, *, dx=1, dim=-1):
+    """torch.trapz, trapezoid's older name (its dx is a float)."""
+    return trapezoid.__wrapped__(y, x, dx=dx, dim=dim)
+
+
+def _sample_points(function, y, x, dim):
+    """x viewed so that it broadcasts against y along dim (a 1-d x holds dim's sample points), and dim wrapped;
+    with PyTorch's checks."""
+    dim = wrap_dim(dim, y.ndim)
+    if y.dtype is bool_ or x.dtype is bool_:
+        raise RuntimeError(f"{function}: received a bool input for `x` or `y`, but bool is not supported")
+    if x.ndim == 1:  # the sample points of dim, for every slice
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError(f"{function}: There must be one `x` value for each sample point")
+        x = x.reshape([x.shape[0] if d == dim else 1 for d in range(y.ndim)])
+    elif x.ndim < y.ndim:
+        x = x.reshape((1,) * (y.ndim - x.ndim) + tuple(x.shape))
+    return x, dim
 
 
 def _trapezoid_ends(tensor, dim):
