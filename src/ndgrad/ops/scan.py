@@ -1,5 +1,5 @@
-"""Scans along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp, cumulative_trapezoid (a cumsum of trapezoids),
-and diff, their inverse; and the flip, shift and scatter helpers their gradients are written with."""
+"""Scans along a dim: cumsum, cumprod, cummax, cummin, logcumsumexp, cumulative_trapezoid (a cumsum of trapezoids)
+and trapezoid (its total), and diff, their inverse; and the flip, shift and scatter helpers their gradients use."""
 
 import numpy as np
 
