@@ -60,6 +60,7 @@ from ndgrad._creation import (
     empty_like,
     eye,
     from_numpy,
+    frombuffer,
     full,
     full_like,
     get_default_device,
@@ -131,6 +132,7 @@ from ndgrad._random import (
     set_rng_state,
 )
 from ndgrad._ranges import arange, linspace, logspace, tril_indices, triu_indices
+from ndgrad._ranges import deprecated_range as range  # torch.range, under the builtin's name
 from ndgrad._tensor import Size, Tensor
 from ndgrad._threads import get_num_interop_threads, get_num_threads, set_num_interop_threads, set_num_threads
 from ndgrad._type_info import finfo, iinfo

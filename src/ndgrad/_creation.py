@@ -36,6 +36,7 @@ from ndgrad._tensor import Size, Tensor
 from ndgrad._warnings import warn
 
 __all__ = [
+    "frombuffer",
     "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye", "zeros_like", "ones_like",
     "full_like", "empty_like", "FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor", "HalfTensor",
     "BFloat16Tensor", "ByteTensor", "set_default_device", "get_default_device", "scalar_tensor",
@@ -105,6 +106,34 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, np.ndarray) and on_host and (dtype is None or dtype.numpy == data.dtype):
         return from_numpy(data)
     return made(copied(data, dtype, device))
+
+
+@parses("frombuffer(object buffer, *, ScalarType dtype, int count=-1, int offset=0, bool requires_grad=False)")
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-d tensor over the memory of an object with Python's buffer protocol (a bytearray, an array.array, a
+    memoryview), sharing it: ``count`` elements of ``dtype`` from byte ``offset`` (all that fit, if count <= 0), after
+    PyTorch's checks (see torch.frombuffer). A read-only buffer (bytes) is copied: PyTorch would share it and let
+    writes through to memory Python holds immutable."""
+    try:
+        length = memoryview(buffer).nbytes
+    except TypeError:
+        raise ValueError("object does not implement Python buffer protocol.") from None
+    if length == 0 or count == 0:
+        raise ValueError(f"both buffer length ({length}) and count ({count}) must not be 0")
+    if not 0 <= offset < length:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length ({length} "
+                         "bytes) minus 1")
+    itemsize = dtype.itemsize
+    if count < 0:
+        if (length - offset) % itemsize:
+            raise ValueError(f"buffer length ({length - offset} bytes) after offset ({offset} bytes) must be a "
+                             f"multiple of element size ({itemsize})")
+        count = (length - offset) // itemsize
+    elif offset + count * itemsize > length:
+        raise ValueError(f"requested buffer length ({count} * {itemsize} bytes) after offset ({offset} bytes) must "
+                         f"not be greater than actual buffer length ({length} bytes)")
+    array = np.frombuffer(buffer, dtype=dtype.numpy, count=count, offset=offset)
+    return made(array if array.flags.writeable else array.copy(), requires_grad)
 
 
 def from_numpy(ndarray):

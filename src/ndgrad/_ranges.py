@@ -11,8 +11,9 @@ from ndgrad._argument_parser import parses
 from ndgrad._dtype import complex128, fill_scalar, float16, float32, float64, get_default_dtype, int64, real_scalar
 from ndgrad._factory import FACTORY_KEYWORDS, made, new_array, new_size, placed
 from ndgrad._fpstate import silenced
+from ndgrad._warnings import warn
 
-__all__ = ["arange", "linspace", "logspace", "tril_indices", "triu_indices"]
+__all__ = ["arange", "deprecated_range", "linspace", "logspace", "tril_indices", "triu_indices"]
 
 _LONG_MAX = 2**63 - 1
 
@@ -67,8 +68,8 @@ def _arange_values(xp, size, first, delta, accumulate, dtype):
     return out
 
 
-def _arange_size(start, end, step, dtype):
-    """PyTorch's element count for arange, after its checks of the bounds (done in double)."""
+def _checked_bounds(start, end, step):
+    """The bounds in double, after the checks PyTorch's arange and range make of them."""
     double_start, double_end, double_step = (float(_to(v, float64)) for v in (start, end, step))
     if not (double_step > 0 or double_step < 0):
         raise RuntimeError("step must be nonzero")
@@ -76,6 +77,12 @@ def _arange_size(start, end, step, dtype):
         raise RuntimeError(f"unsupported range: {double_start:g} -> {double_end:g}")
     if not ((double_step > 0 and double_end >= double_start) or (double_step < 0 and double_end <= double_start)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    return double_start, double_end, double_step
+
+
+def _arange_size(start, end, step, dtype):
+    """PyTorch's element count for arange, after its checks of the bounds (done in double)."""
+    double_start, double_end, double_step = _checked_bounds(start, end, step)
     if dtype is int64:  # exact in int64 arithmetic, wrapping as C++'s does
         first, last, delta = (_to(v, int64) for v in (start, end, step))
         if not delta:  # a step that truncates to 0
@@ -90,6 +97,22 @@ def _arange_size(start, end, step, dtype):
     if size > _LONG_MAX:  # 2**63 passes the check above in double; C++'s cast makes it the one int64 no size is
         raise RuntimeError(f"IntArrayRef contains an int that cannot be represented as a SymInt: {-(2**63)}")
     return int(size)
+
+
+@parses("range(Scalar start, Scalar end, Scalar step=1, *, Tensor out=None, ScalarType dtype=None, "
+        "Layout layout=strided, Device device=None, bool requires_grad=False)")
+def deprecated_range(start, end, step=1, *, dtype=None, device=None, requires_grad=False):
+    """torch.range, deprecated: [start, end] with ``end`` included, in the default float dtype whatever the bounds
+    (see torch.range; ``ndgrad.range`` is this, under the builtin's name)."""
+    warn("ndgrad.range is deprecated and will be removed in a future release because its behavior is inconsistent "
+         "with Python's range builtin. Instead, use ndgrad.arange, which produces values in [start, end).")
+    dtype = dtype or get_default_dtype()
+    if not (dtype.is_floating_point or dtype.numpy.kind in "iu"):
+        raise _not_implemented("range_cpu", dtype)
+    first, last, delta = _checked_bounds(_number(start), _number(end), _number(step))
+    size = int(math.floor((last - first) / delta)) + 1
+    return made(new_array((size,), dtype, device, lambda xp: (first + xp.arange(size) * delta).astype(dtype.numpy)),
+                requires_grad)
 
 
 # ---- linspace and logspace --------------------------------------------------------------------------------------
