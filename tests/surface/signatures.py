@@ -30,11 +30,11 @@ _KINDS = {
 # ---- defaults, in one spelling for both libraries -------------------------------------------------------------
 _CPP_DEFAULTS = {"at::Reduction::Mean": "1", "at::Reduction::Sum": "2", "at::Reduction::None": "0",
                  "c10::MemoryFormat::Contiguous": "contiguous_format", "MemoryFormat::Contiguous": "contiguous_format",
-                 "at::kLong": "long", "...": "..."}
+                 "at::kLong": "long"}
 
 
 def default_text(value):
-    """A default as comparable text: numbers by value (torch's stubs write ``1`` where ndgrad's schema says ``1.``),
+    """A default as comparable text: numbers by value (``1`` and ``1.`` are one default),
     torch's and ndgrad's objects by their bare names (``torch.strided`` and ``ndgrad.strided`` are the same)."""
     if isinstance(value, str):
         value = _CPP_DEFAULTS.get(value.strip(), value.strip()).replace("{", "[").replace("}", "]")
@@ -170,17 +170,6 @@ def _parsed_parameters(overload):
 
 
 # ---- the comparison -------------------------------------------------------------------------------------------
-def _same(ours, theirs):
-    if len(ours) != len(theirs):
-        return False
-    for (name, kind, default), (their_name, their_kind, their_default) in zip(ours, theirs):
-        if name != their_name or default != their_default and their_default != "...":
-            return False
-        if kind != their_kind:
-            return False
-    return True
-
-
 def describe(parameters):
     parts, keyword = [], False
     for name, kind, default in parameters:
@@ -201,9 +190,9 @@ def differences(torch_namespace, ndgrad_namespace, name):
         return [] if theirs is None else ["ndgrad states no signature"]
     found = []
     for overload, their_hidden in theirs:
-        if not their_hidden and not any(_same(mine, overload) for mine, _ in ours):
+        if not their_hidden and not any(mine == overload for mine, _ in ours):
             found.append(f"torch {describe(overload)} has no ndgrad equal")
     for mine, hidden in ours:
-        if not hidden and not any(_same(mine, overload) for overload, _ in theirs):
+        if not hidden and not any(mine == overload for overload, _ in theirs):
             found.append(f"ndgrad {describe(mine)} is not torch's")
     return found

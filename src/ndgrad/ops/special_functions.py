@@ -6,7 +6,7 @@ functions. Their kernels come from ndgrad.ops.special.special_functions (ours on
 import math
 
 from ndgrad._argument_parser import parses, parses_method, tensor_method
-from ndgrad.ops._checks import no_complex_kernel
+from ndgrad.ops._checks import no_complex_kernel, require_kind
 from ndgrad.ops._op import BINARY, POSITIVE, UNARY, FloatUnary, Op
 from ndgrad.ops.special import digamma, special_functions
 
@@ -564,9 +564,7 @@ def _no_integers(kernel, input, other):
     """igamma has only floating kernels: integer tensors are refused rather than promoted."""
     from ndgrad._dtype import result_type
 
-    dtype = result_type((input, other))
-    if not dtype.is_floating_point:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{dtype.title}\'')
+    require_kind(result_type((input, other)), kernel, "f")
 
 
 @parses("special_gammainc(Tensor input, Tensor other, *, Tensor out=None)")

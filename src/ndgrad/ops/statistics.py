@@ -6,7 +6,7 @@ import warnings
 from ndgrad._argument_parser import parses, tensor_method
 from ndgrad._dtype import float32, float64, get_default_dtype
 from ndgrad.autograd.grad_mode import no_grad
-from ndgrad.ops._checks import is_tensor
+from ndgrad.ops._checks import is_tensor, require_kind
 from ndgrad.ops._op import WithoutDerivative
 from ndgrad.ops.comparison import isnan, logical_not, where
 from ndgrad.ops.shape import wrap_dim
@@ -179,8 +179,7 @@ class Bincount(WithoutDerivative):
 @parses("bincount(Tensor input, Tensor? weights=None, SymInt minlength=0)")
 def bincount(input, weights=None, minlength=0):
     """How often each value 0, 1, ... occurs in a 1-d tensor of non-negative integers (see torch.bincount)."""
-    if input.dtype.numpy.kind not in "iu":
-        raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{input.dtype.title}'")
+    require_kind(input.dtype, "bincount_cpu", "iu")
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
     if input.ndim != 1 or (input.numel() and int(input.min()) < 0):
