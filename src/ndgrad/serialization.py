@@ -1,199 +1,58 @@
-"""ndgrad.save and ndgrad.load: tensors and containers of them in a zip of JSON and raw bytes. No pickle, so
-loading a file can never run code (docs/serialization.md walks through an example file).
+"""ndgrad.save and ndgrad.load in PyTorch's own file formats (see torch.serialization), so that checkpoints move
+between ndgrad and torch both ways; docs/serialization.md walks through a file.
 
-Format version 1. The zip's entries are stored (not compressed) and dated 1980-01-01, so one object always
-gives the same bytes::
-
-    manifest.json   UTF-8 JSON: {"format": "ndgrad", "version": 1, "byteorder": "little",
-                                 "object": <value>, "tensors": [...], "storages": [...]}
-    storages/<i>    the raw bytes of storage i, in the manifest's byte order (no header, no padding)
-
-A storage is one block of memory. Every tensor that looks into it (views, detached aliases, ``.data``) is saved as
-a window onto it, so after loading those tensors share memory again:
-
-    storages[i] = {"nbytes": int, "device": "cpu" | "cuda:0" | ...}
-    tensors[j]  = {"storage": i, "dtype": "float32", "shape": [2, 3], "byte_offset": int,
-                   "byte_strides": [12, 4], "requires_grad": bool, "parameter": bool}
-
-``parameter`` marks an ``ndgrad.nn.Parameter``. A value is JSON null, true/false, an integer, a finite float, a
-string, a list (a JSON array), or an object tagged with "kind":
-
-    {"kind": "tensor", "index": j}                   tensors[j]; the same Tensor object wherever it occurs
-    {"kind": "tuple", "items": [value, ...]}
-    {"kind": "dict", "items": [[key, value], ...]}   keys are values too: strings, ints, tuples, ...
-    {"kind": "ordered_dict", "items": [...], "metadata": value}   metadata (optional): a state dict's _metadata
-    {"kind": "float", "value": "nan" | "inf" | "-inf"}
-    {"kind": "complex", "real": value, "imag": value}
-    {"kind": "dtype", "name": "float32"}   {"kind": "device", "name": "cuda:0"}   {"kind": "size", "items": [...]}
-
-Tensors are numbered in the order the object first refers to them, storages in the order tensors first use them.
-load accepts only what save can write; ndgrad._serialization_format checks every entry, record and value.
-"""
+save writes torch's zip archive (or, asked, its legacy format): the object as a pickle whose tensors are calls of
+torch's rebuilding functions on storages of raw bytes. load reads both, and never runs code from the file: the
+pickle is read by ndgrad._weights_unpickler, which builds only what an allow-list names (as torch.load does with
+weights_only=True, its default). Classes the user trusts join the list through add_safe_globals or safe_globals."""
 
 import contextlib
-import json
-import math
+import io
 import os
-import sys
-import zipfile
-from collections import OrderedDict
-
-import numpy as np
+import pickle
 
 from ndgrad import cuda
-from ndgrad._device import device, device_of_array
-from ndgrad._dtype import dtype
-from ndgrad._serialization_format import (
-    FORMAT,
-    MANIFEST,
-    MAX_DEPTH,
-    VERSION,
-    byte_range,
-    decode,
+from ndgrad._device import device
+from ndgrad._tensor import Tensor
+from ndgrad._torch_archive import (
+    ZipReader,
     invalid_file,
-    read_archive,
+    legacy_storage_id,
+    read_legacy_storages,
+    write_legacy,
+    write_zip,
 )
-from ndgrad._tensor import Size, Tensor
+from ndgrad._torch_objects import LoadedStorage, StorageType, torch_callables, torch_values
+from ndgrad._torch_pickler import Storages, dumps
+from ndgrad._weights_unpickler import UnpicklingError, load_pickle
 
-__all__ = ["save", "load"]
+__all__ = [
+    "save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals",
+    "get_unsafe_globals_in_checkpoint",
+]
 
-_PICKLE_PROTOCOL_MARK = b"\x80"  # the first byte of every pickle since protocol 2 (and of legacy torch files)
-_SCALARS = (bool, int, str)  # exact types: a subclass (an IntEnum, NumPy's float64) would not come back as itself
+TRUST_PICKLES = "NDGRAD_TRUST_PICKLES"  # the environment variable that lets weights_only=False run a file's pickle
+_ZIP_MAGIC = b"PK\x03\x04"
 
 
-# ---- save ---------------------------------------------------------------------------------------------------
-def save(obj, f):
-    """Write ``obj`` (tensors, numbers, strings, None and containers of them) to a path or binary file object
-    (see torch.save). The format is this module's, not PyTorch's, and holds no pickle."""
+# ---- save ----------------------------------------------------------------------------------------------------
+def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_serialization=True,
+         _disable_byteorder_record=False):
+    """Write ``obj`` to a path or binary file object in torch.save's format (see torch.save): its zip archive,
+    or with ``_use_new_zipfile_serialization=False`` its legacy format. Tensors that share memory are saved as
+    views of one storage and load sharing it again; a view keeps its whole storage in the file, as in torch."""
+    if pickle_module is not pickle:
+        raise ValueError("ndgrad.save pickles with Python's pickle module only")
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError("expected 'f' to be string, path, or a file-like object with a 'write' attribute")
-    writer = _Writer()
-    manifest = {"format": FORMAT, "version": VERSION, "byteorder": sys.byteorder, "object": writer.value(obj)}
-    manifest["tensors"] = writer.tensors
-    manifest["storages"] = [{"nbytes": int(s.nbytes), "device": str(device_of_array(s))} for s in writer.storages]
-    with _opened(f, "wb") as stream, zipfile.ZipFile(stream, "w") as archive:
-        archive.writestr(zipfile.ZipInfo(MANIFEST), json.dumps(manifest, allow_nan=False))
-        for index, storage in enumerate(writer.storages):
-            entry = zipfile.ZipInfo(f"storages/{index}")
-            entry.file_size = int(storage.nbytes)  # lets zipfile pick zip64 for storages past 2 GiB
-            with archive.open(entry, "w") as out:
-                out.write(_memory_bytes(storage))
-
-
-class _Writer:
-    """Turns an object tree into manifest values, collecting the tensors and the storages they look into."""
-
-    def __init__(self):
-        self.tensors, self.storages = [], []
-        self._tensor_index, self._storage_index = {}, {}  # by id()
-        self._kept = []  # the tensors seen, alive until the end so that their id()s stay unique
-        self._open_containers = set()
-
-    def value(self, obj):
-        kind = type(obj)
-        if obj is None or kind in _SCALARS:
-            return obj
-        if kind is float:
-            return obj if math.isfinite(obj) else {"kind": "float", "value": repr(obj)}
-        if isinstance(obj, Tensor):
-            return {"kind": "tensor", "index": self._tensor(obj)}
-        if kind is complex:
-            return {"kind": "complex", "real": self.value(obj.real), "imag": self.value(obj.imag)}
-        if kind is Size:
-            return {"kind": "size", "items": list(obj)}
-        if kind is dtype:
-            return {"kind": "dtype", "name": obj.name}
-        if kind is device:
-            return {"kind": "device", "name": str(obj)}
-        if kind in (list, tuple, dict, OrderedDict):
-            return self._container(obj)
-        raise TypeError(
-            f"ndgrad.save cannot store an object of type '{kind.__module__}.{kind.__qualname__}': it stores "
-            "tensors, None, bool, int, float, complex, str, dtypes, devices, and lists, tuples, dicts and "
-            "OrderedDicts of these"
-        )
-
-    def _container(self, obj):
-        if id(obj) in self._open_containers:
-            raise ValueError("ndgrad.save cannot store a container that contains itself")
-        if len(self._open_containers) >= MAX_DEPTH:  # load reads no deeper
-            raise ValueError(f"ndgrad.save cannot store containers nested more than {MAX_DEPTH} deep")
-        self._open_containers.add(id(obj))
-        try:
-            if type(obj) is list:
-                return [self.value(item) for item in obj]
-            if type(obj) is tuple:
-                return {"kind": "tuple", "items": [self.value(item) for item in obj]}
-            node = {"kind": "dict" if type(obj) is dict else "ordered_dict"}
-            node["items"] = [[self.value(key), self.value(item)] for key, item in obj.items()]
-            if hasattr(obj, "_metadata"):  # Module.state_dict() records per-module versions there
-                node["metadata"] = self.value(obj._metadata)
-            return node
-        finally:
-            self._open_containers.discard(id(obj))
-
-    def _tensor(self, tensor):
-        index = self._tensor_index.get(id(tensor))
-        if index is None:
-            self._kept.append(tensor)
-            index = self._tensor_index[id(tensor)] = len(self.tensors)
-            array = tensor._data
-            owner, array = _memory_owner(array)
-            self.tensors.append({
-                "storage": self._storage(owner), "dtype": tensor.dtype.name, "shape": list(array.shape),
-                "byte_offset": _address(array) - _address(owner) if array.size else 0,
-                "byte_strides": list(array.strides), "requires_grad": tensor.requires_grad,
-                "parameter": _is_parameter(tensor),
-            })
-        return index
-
-    def _storage(self, owner):
-        index = self._storage_index.get(id(owner))
-        if index is None:
-            index = self._storage_index[id(owner)] = len(self.storages)
-            self.storages.append(owner)
-        return index
-
-
-def _memory_owner(array):
-    """(owner, array): ``owner`` is the outermost contiguous array whose memory holds all of ``array``'s, at a whole
-    number of elements before it, found along the ``.base`` links of views (and of the wrappers NumPy's stride
-    tricks put between them). Without one, the owner is a contiguous copy, and the copy stands in for ``array``; an
-    empty array gets an empty owner."""
-    itemsize = array.itemsize
-    if any(stride % itemsize for stride in array.strides):  # a file counts strides in whole elements, as torch does
-        array = array.copy()
-    if not array.size:
-        return array.copy(), array
-    first = _address(array)
-    low, high = byte_range(array.shape, array.strides, itemsize, first)
-    owner, link = None, array
-    while link is not None:
-        if isinstance(link, type(array)) and (link.flags.c_contiguous or link.flags.f_contiguous):
-            start = _address(link)
-            if start <= low and high <= start + link.nbytes and (first - start) % itemsize == 0:
-                owner = link
-        link = getattr(link, "base", None)
-    if owner is None:
-        owner = array = array.copy()
-    return owner, array
-
-
-def _address(array):
-    return array.__array_interface__["data"][0] if type(array) is np.ndarray else array.data.ptr
-
-
-def _memory_bytes(storage):
-    """A contiguous array's bytes in memory order (C or Fortran), copied to the host for a CUDA array."""
-    flat = storage.reshape(-1, order="A").view(np.uint8)
-    return memoryview(flat if type(flat) is np.ndarray else flat.get())
-
-
-def _is_parameter(tensor):
-    from ndgrad import nn
-
-    parameter = getattr(nn, "Parameter", None)
-    return parameter is not None and isinstance(tensor, parameter)
+    storages = Storages(legacy=not _use_new_zipfile_serialization)
+    pickled = dumps(obj, storages, pickle_protocol)
+    with _opened(f, "wb") as stream:
+        if not _use_new_zipfile_serialization:
+            write_legacy(stream, pickled, storages.arrays)
+            return
+        name = os.path.splitext(os.path.basename(os.fspath(f)))[0] if isinstance(f, (str, os.PathLike)) else "archive"
+        write_zip(stream, name or "archive", pickled, storages.arrays, byteorder_record=not _disable_byteorder_record)
 
 
 @contextlib.contextmanager
@@ -205,15 +64,90 @@ def _opened(f, mode):
         yield f
 
 
-# ---- load ---------------------------------------------------------------------------------------------------
-def load(f, map_location=None, *, weights_only=True):
-    """Read what ndgrad.save wrote (see torch.load). ``map_location`` moves tensors: a device or its name, a dict
-    from saved to new location names, or ``fn(storage, location)`` given each storage as a uint8 CPU tensor and
-    returning it moved, or None to keep the saved location. The file cannot run code, whatever ``weights_only``
-    says, so both values load the same; any file that ndgrad.save could not have written raises
-    RuntimeError("ndgrad.load: invalid file: ...")."""
+# ---- the user's allow-list -----------------------------------------------------------------------------------
+_SAFE_GLOBALS = []  # what add_safe_globals was given: objects, or (object, "module.name") pairs
+
+
+def add_safe_globals(safe_globals):
+    """Trust these functions and classes in the files ndgrad.load reads (see torch.serialization.add_safe_globals):
+    each is an object, found in a file by its ``__module__`` and ``__qualname__``, or an (object, name) pair."""
+    if not isinstance(safe_globals, list):
+        raise TypeError(f"safe_globals must be a list, not {type(safe_globals).__name__}")
+    _SAFE_GLOBALS.extend(safe_globals)
+
+
+def get_safe_globals():
+    return list(_SAFE_GLOBALS)
+
+
+def clear_safe_globals():
+    _SAFE_GLOBALS.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals):
+    """add_safe_globals for the ``with`` block only."""
+    kept = list(_SAFE_GLOBALS)
+    add_safe_globals(safe_globals)
+    try:
+        yield
+    finally:
+        _SAFE_GLOBALS[:] = kept
+
+
+def _user_globals():
+    """{name in a file: object} of the allow-list. A class of ndgrad's is also found under torch's name for it
+    (``torch.nn.modules.linear.Linear``), so that a whole model saved by torch loads once its classes are listed."""
+    names = {}
+    for entry in _SAFE_GLOBALS:
+        obj, name = entry if isinstance(entry, tuple) else (entry, f"{entry.__module__}.{entry.__qualname__}")
+        names[name] = obj
+        if name.startswith("ndgrad."):
+            names["torch." + name[len("ndgrad."):]] = obj
+    return names
+
+
+def get_unsafe_globals_in_checkpoint(f):
+    """The globals a checkpoint names that neither ndgrad's allow-list nor the user's holds (see torch's), found
+    by reading its pickle's opcodes without running any."""
+    import pickletools
+
+    allowed = {**torch_callables(), **torch_values(), **_user_globals()}
+    with _opened(f, "rb") as stream:
+        data = io.BytesIO(ZipReader(stream, _length(stream)).read("data.pkl"))
+    found = []
+    for opcode, argument, _ in pickletools.genops(data):
+        if opcode.name == "GLOBAL":
+            found.append(argument.replace(" ", ".").replace("__builtin__.", "builtins."))
+    return sorted({name for name in found if name not in allowed})
+
+
+# ---- load ----------------------------------------------------------------------------------------------------
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None, **pickle_load_args):
+    """Read a file torch.save or ndgrad.save wrote (see torch.load), without running code from it.
+    ``map_location`` moves storages as torch's does: a device or its name, a dict renaming saved locations, or
+    ``fn(storage, location)`` given each storage as a uint8 CPU tensor of its bytes, returning it moved (or None
+    for the saved location). ``mmap=True`` maps the storages from the file (copy on write) instead of reading
+    them. ``weights_only=False`` would run the file's pickle as it stands, so ndgrad refuses it unless the
+    environment variable NDGRAD_TRUST_PICKLES=1 says the file's source is trusted."""
+    if weights_only is None or weights_only:
+        if pickle_module is not None:
+            raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+    elif os.environ.get(TRUST_PICKLES) != "1":
+        raise UnpicklingError(
+            "ndgrad.load(weights_only=False) would run whatever code the file's pickle names, which ndgrad does only "
+            f"when the environment variable {TRUST_PICKLES}=1 says that you trust the file's source. Without it, "
+            "load with weights_only=True (the default) and list the classes the file needs with "
+            "ndgrad.serialization.add_safe_globals."
+        )
+    unknown = sorted(set(pickle_load_args) - {"encoding"})
+    if unknown:
+        raise TypeError(f"load() got an unexpected keyword argument '{unknown[0]}'")
+    encoding = pickle_load_args.get("encoding", "utf-8")
     place = _placement(map_location)
     if not isinstance(f, (str, os.PathLike)):
+        if mmap:
+            raise ValueError("f must be a file path in order to use the mmap argument")
         missing = next((name for name in ("seek", "read") if not hasattr(f, name)), None)
         if missing is not None:
             raise AttributeError(
@@ -221,36 +155,129 @@ def load(f, map_location=None, *, weights_only=True):
                 "that is seekable. Please pre-load the data into a buffer like io.BytesIO and try to load from it "
                 "instead."
             )
+    unpickle = _unpickler(weights_only is not False, encoding)
     with _opened(f, "rb") as stream:
-        start = stream.tell()
-        head = stream.read(1)
-        length = stream.seek(0, os.SEEK_END) - start
-        stream.seek(start)
-        if head == _PICKLE_PROTOCOL_MARK:
-            raise invalid_file("it holds a pickle (torch.save's legacy format), which ndgrad.load never unpickles")
-        contents = read_archive(stream, length)
-    storages = [place(storage, saved) for storage, saved in zip(contents.storages, contents.devices)]
-    return decode(contents.object, [_build_tensor(record, storages) for record in contents.tensors])
+        head = stream.read(4)
+        stream.seek(-len(head), os.SEEK_CUR)
+        if head == _ZIP_MAGIC:
+            reader = ZipReader(stream, _length(stream), os.fspath(f) if mmap else None)
+            return _load_zip(reader, unpickle, place)
+        if mmap:
+            shown = f"{f}, " if isinstance(f, str) else ""
+            raise RuntimeError(
+                "mmap can only be used with files saved with "
+                f"`ndgrad.save({shown}_use_new_zipfile_serialization=True), please ndgrad.save your checkpoint with "
+                "this option in order to use mmap."
+            )
+        if not head:
+            raise EOFError("Ran out of input")
+        return _load_legacy(io.BytesIO(stream.read()), unpickle, place)
+
+
+def _length(stream):
+    start = stream.tell()
+    length = stream.seek(0, os.SEEK_END) - start
+    stream.seek(start)
+    return length
+
+
+def _load_zip(reader, unpickle, place):
+    storages = {}
+
+    def storage(pid):
+        if type(pid) is not tuple or len(pid) != 5 or pid[0] != "storage" or type(pid[1]) is not StorageType:
+            raise UnpicklingError(f"unsupported persistent id {pid!r}")
+        _, storage_type, key, location, numel = pid
+        if type(location) is not str or type(numel) is not int or numel < 0:
+            raise UnpicklingError(f"unsupported persistent id {pid!r}")
+        if key not in storages:
+            nbytes = numel * (1 if storage_type.dtype is None else storage_type.dtype.itemsize)
+            storages[key] = LoadedStorage(place(reader.storage(key, nbytes), location), storage_type.dtype, location)
+        elif storages[key].dtype is not storage_type.dtype:
+            raise UnpicklingError(f"the storage {key!r} is used as two different types")
+        return storages[key]
+
+    return unpickle(io.BytesIO(reader.read("data.pkl")), storage)
+
+
+def _load_legacy(stream, unpickle, place):
+    def header_pickle(persistent_load):
+        return unpickle(stream, persistent_load)
+
+    start, arrays = read_legacy_storages(stream, header_pickle)
+    storages = {}
+
+    def storage(pid):
+        key, _, _ = legacy_storage_id(pid)
+        if key not in storages:
+            storages[key] = LoadedStorage(place(arrays[key], pid[3]), pid[1].dtype, pid[3])
+        return storages[key]
+
+    stream.seek(start)
+    return unpickle(stream, storage)
+
+
+def _unpickler(weights_only, encoding):
+    """unpickle(stream, persistent_load): ndgrad's restricted unpickler, with torch's message around its refusals;
+    or, only for weights_only=False with NDGRAD_TRUST_PICKLES=1, Python's own."""
+    callables, values, user = torch_callables(), torch_values(), _user_globals()
+    if not weights_only:
+        return lambda stream, persistent_load: _TrustingUnpickler(stream, persistent_load, encoding).load()
+    callables.update(user)
+    buildable = [obj for obj in user.values() if isinstance(obj, type)]
+
+    def unpickle(stream, persistent_load):
+        try:
+            return load_pickle(stream, callables=callables, values=values, buildable=buildable,
+                               persistent_load=persistent_load, encoding=encoding)
+        except UnpicklingError as error:
+            raise UnpicklingError(_weights_only_message(str(error))) from None
+
+    return unpickle
+
+
+def _weights_only_message(problem):
+    return (
+        "Weights only load failed. ndgrad.load never runs code from a file: it builds only the tensors, containers "
+        "and classes on its allow-list. If this file names a class or function you trust, allowlist it "
+        "\033[1monly if you trust the source of the checkpoint\033[0m, as the following error message says.\n\t"
+        f"WeightsUnpickler error: {problem}\n\nCheck docs/serialization.md to learn more about types accepted by "
+        "default with weights_only"
+    )
+
+
+class _TrustingUnpickler(pickle.Unpickler):
+    """Python's unpickler, for files whose source the user trusts: torch's names resolve to ndgrad's objects."""
+
+    def __init__(self, stream, persistent_load, encoding):
+        super().__init__(stream, encoding=encoding)
+        self._storage, self._torch = persistent_load, {**torch_callables(), **torch_values()}
+
+    def persistent_load(self, pid):
+        return self._storage(pid)
+
+    def find_class(self, module, name):
+        found = self._torch.get(f"{module}.{name}")
+        return found if found is not None else super().find_class(module, name)
 
 
 def _placement(map_location):
-    """``map_location`` as one function: (host storage, saved device name) -> the storage array where it should
-    live, as torch.load reads it."""
+    """``map_location`` as one function: (host storage bytes, saved location name) -> the array where they
+    should live, as torch.load reads it."""
     if map_location is None:
-        return lambda storage, saved: _moved(storage, device(saved))
+        return lambda storage, saved: _moved(storage, saved)
     if isinstance(map_location, (str, device)):
-        target = device(map_location)
+        target = str(map_location)
         return lambda storage, saved: _moved(storage, target)
     if isinstance(map_location, dict):
-        renames = {str(saved): new for saved, new in map_location.items()}  # torch matches the names as strings
-        return lambda storage, saved: _moved(storage, device(renames.get(saved, saved)))
+        return lambda storage, saved: _moved(storage, map_location.get(saved, saved))
     if not callable(map_location):
         raise TypeError(f"'{type(map_location).__name__}' object is not callable")
 
     def place(storage, saved):
         result = map_location(Tensor._wrap(storage), saved)
         if result is None:
-            return _moved(storage, device(saved))
+            return _moved(storage, saved)
         if not isinstance(result, Tensor) or result.dtype.name != "uint8" or tuple(result.shape) != storage.shape:
             raise TypeError(
                 f"map_location must return None or the storage it was given (a uint8 tensor of {storage.size} "
@@ -261,7 +288,11 @@ def _placement(map_location):
     return place
 
 
-def _moved(storage, target):
+def _moved(storage, location):
+    try:
+        target = device(location)
+    except (RuntimeError, TypeError, ValueError):
+        raise invalid_file(f"unknown storage location {location!r}") from None
     if target.type == "cpu":
         return storage
     _check_gpu(target)
@@ -270,6 +301,8 @@ def _moved(storage, target):
 
 def _check_gpu(target):
     """torch.load's checks before it restores a storage on a GPU, with its messages in ndgrad's names."""
+    if target.type != "cuda":
+        raise RuntimeError(f"don't know how to restore data location of storage on {target}")
     if not cuda.is_available():
         raise RuntimeError(
             "Attempting to deserialize object on a CUDA device but ndgrad.cuda.is_available() is False. If you are "
@@ -283,20 +316,3 @@ def _check_gpu(target):
             "Please use ndgrad.load with map_location to map your storages to an existing device."
         )
 
-
-def _build_tensor(record, storages):
-    """The checked record's window onto its (placed) storage, as a Tensor or Parameter; a view, never a copy, so
-    that a window that reads its storage many times (an expanded tensor) costs no more memory than when saved."""
-    storage, shape, strides = storages[record.storage], record.shape, record.byte_strides
-    if type(storage) is np.ndarray:
-        array = np.ndarray(shape, record.dtype.numpy, buffer=storage, offset=record.byte_offset, strides=strides)
-        # NOTE: a broadcast window (stride 0) reads one element many times; ndgrad keeps such arrays read-only.
-        array.flags.writeable = not any(stride == 0 and size > 1 for size, stride in zip(shape, strides))
-    else:  # a CuPy storage
-        array = type(storage)(shape, record.dtype.numpy, memptr=storage.data + record.byte_offset, strides=strides)
-    tensor = Tensor._from_parts(array, record.requires_grad, None, 0, None)
-    if record.parameter:
-        from ndgrad.nn import Parameter
-
-        tensor = Parameter(tensor, requires_grad=record.requires_grad)
-    return tensor
