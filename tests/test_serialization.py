@@ -1,16 +1,23 @@
-"""ndgrad.save / ndgrad.load: what a round trip gives back is what torch.save / torch.load give back (values,
-dtypes, flags, shared memory, containers, map_location, errors at the call). test_serialization_invalid.py has
-the files load refuses."""
+"""ndgrad.save / ndgrad.load in torch's file formats: what a round trip gives back is what torch.save / torch.load
+give back (values, dtypes, flags, shared memory, containers, map_location, errors at the call), and files cross
+between the two libraries both ways, in the zip and the legacy format. test_serialization_invalid.py has the files
+load refuses."""
 
+import collections
 import io
-from collections import OrderedDict, namedtuple
+import os
+import pickle
+from collections import OrderedDict
 
 import hypothesis.extra.numpy as hnp
 import numpy as np
 import pytest
 import torch
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.closeness import assert_close
+from tests.nn.layer_cases import ACTIVATIONS, LAYERS, LOSSES, sample_inputs
+from tests.nn.test_layers import as_tensors, build, skip_if_missing
 
 import ndgrad
 from ndgrad._dtype import ALL_DTYPES
@@ -86,6 +93,30 @@ a, windows, expanded = torch.load(buffer)
 a[2] = -1.
 print(windows, windows.stride(), expanded.shape, expanded.stride())
 """,
+    "views_as_two_dtypes": """
+z = torch.tensor([1 + 2j, 3 - 4j])
+torch.save([z, z.real], io.BytesIO())
+""",
+    "cycles_and_pickled_python": """
+cycle = [1]
+cycle.append(cycle)
+buffer = io.BytesIO()
+torch.save({'cycle': cycle, 'set': {1, 2}, 'bytes': b'ab', 'bytearray': bytearray(b'c'), 'complex': 1 - 2j,
+            'counter': collections.Counter('aab')}, buffer)
+buffer.seek(0)
+d = torch.load(buffer)
+print(d['cycle'][1] is d['cycle'], d['set'], d['bytes'], d['bytearray'], d['complex'], d['counter'])
+""",
+    "numpy_arrays_need_an_allowlist": """
+buffer = io.BytesIO()
+torch.save(np.arange(4.0), buffer)
+buffer.seek(0)
+print(sorted(torch.serialization.get_unsafe_globals_in_checkpoint(buffer)))
+buffer.seek(0)
+with torch.serialization.safe_globals([np._core.multiarray._reconstruct, np.ndarray, np.dtype,
+                                       type(np.dtype(np.float64))]):
+    print(torch.load(buffer))
+""",
     "save_needs_a_file": "torch.save(torch.ones(2), 123)",
     "load_needs_a_file": "torch.load(123)",
     "load_missing_path": "torch.load(path + '.missing')",
@@ -94,16 +125,44 @@ print(windows, windows.stride(), expanded.shape, expanded.stride())
 
 @pytest.mark.parametrize("name", ROUND_TRIPS)
 def test_round_trip_like_torch(same, name, tmp_path):
-    namespace = {"io": io, "OrderedDict": OrderedDict, "pathlib": __import__("pathlib"), "path": str(tmp_path / "f")}
+    namespace = {"io": io, "np": np, "collections": collections, "OrderedDict": OrderedDict,
+                 "pathlib": __import__("pathlib"), "path": str(tmp_path / "f")}
     same(ROUND_TRIPS[name], namespace)
 
 
-# ---- every dtype and shape ---------------------------------------------------------------------------------------
-def round_trip(obj, **load_args):
+# ---- files crossing between the libraries --------------------------------------------------------------------
+FORMATS = {"zip": {}, "legacy": {"_use_new_zipfile_serialization": False}}
+
+
+def saved(lib, obj, file_format="zip"):
     buffer = io.BytesIO()
-    ndgrad.save(obj, buffer)
+    lib.save(obj, buffer, **FORMATS[file_format])
     buffer.seek(0)
-    return ndgrad.load(buffer, **load_args)
+    return buffer
+
+
+def crossed(obj, to, file_format="zip", **load_args):
+    """``obj`` saved by its own library and loaded by the library ``to``."""
+    source = ndgrad if to is torch else torch
+    return to.load(saved(source, obj, file_format), **load_args)
+
+
+def round_trip(obj, **load_args):
+    return ndgrad.load(saved(ndgrad, obj), **load_args)
+
+
+def layout_of(tensor):
+    """What a loaded tensor is, beyond its values: dtype, shape, strides, offset, flags. An empty tensor's strides
+    and offset place no element; ndgrad's own empty tensors have strides 0, so those are not compared."""
+    placed = (tensor.stride(), tensor.storage_offset()) if tensor.numel() else None
+    return str(tensor.dtype).split(".")[1], tuple(tensor.shape), placed, tensor.requires_grad, tensor.is_leaf
+
+
+def bits(tensor):
+    """A tensor's elements as raw bits (nan payloads, -0.0 and bfloat16 included)."""
+    return np.ascontiguousarray(tensor.detach().contiguous().reshape(-1).view(torch.uint8 if isinstance(tensor, torch.Tensor)
+                                                              else ndgrad.uint8).numpy()).tobytes() \
+        if tensor.numel() else b""
 
 
 @settings(max_examples=60, deadline=None)
@@ -111,94 +170,74 @@ def round_trip(obj, **load_args):
     dtype=st.sampled_from(ALL_DTYPES),
     shape=hnp.array_shapes(min_dims=0, max_dims=4, min_side=0, max_side=4),
     requires_grad=st.booleans(),
+    file_format=st.sampled_from(sorted(FORMATS)),
     data=st.data(),
 )
-def test_every_dtype_and_shape(dtype, shape, requires_grad, data):
-    bits = dtype is ndgrad.bfloat16  # no NumPy array of it to draw from or compare: its bits, as int16
-    array = data.draw(hnp.arrays(np.int16 if bits else dtype.numpy, shape))  # any bit pattern: nan, inf, -0.0, ...
-    tensor, reference = ndgrad.from_numpy(array), torch.from_numpy(array)
-    if bits:
-        tensor, reference = tensor.view(ndgrad.bfloat16), reference.view(torch.bfloat16)
-    tensor.requires_grad_(requires_grad and dtype._category >= 2)
-    loaded = round_trip(tensor)
-    reference = torch.load(_torch_round_trip(reference))
-    assert loaded.dtype is dtype and loaded.shape == tensor.shape and loaded.stride() == reference.stride()
-    assert loaded.requires_grad == tensor.requires_grad and loaded.is_leaf
-    if bits:
-        loaded, reference = loaded.detach().view(ndgrad.int16), reference.view(torch.int16)
-    assert loaded.numpy(force=True).tobytes() == reference.numpy().tobytes()  # bit for bit
+def test_every_dtype_and_shape_crosses_both_ways(dtype, shape, requires_grad, file_format, data):
+    stored = np.int16 if dtype is ndgrad.bfloat16 else dtype.numpy  # NumPy has no bfloat16: its bits, as int16
+    array = data.draw(hnp.arrays(stored, shape))  # any bit pattern: nan, inf, -0.0, ...
+    ours, theirs = ndgrad.from_numpy(array.copy()), torch.from_numpy(array.copy())
+    if dtype is ndgrad.bfloat16:
+        ours, theirs = ours.view(ndgrad.bfloat16), theirs.view(torch.bfloat16)
+    grad = requires_grad and dtype._category >= 2
+    ours.requires_grad_(grad)
+    theirs.requires_grad_(grad)
+    in_torch, in_ndgrad = crossed(ours, torch, file_format), crossed(theirs, ndgrad, file_format)
+    for loaded in (in_torch, in_ndgrad):
+        assert layout_of(loaded) == layout_of(theirs) and bits(loaded) == bits(theirs)
 
 
-def _torch_round_trip(tensor):
-    buffer = io.BytesIO()
-    torch.save(tensor, buffer)
-    buffer.seek(0)
-    return buffer
+def views(lib):
+    """Tensors that share memory in every way a file meets: views at offsets, transposed, strided, overlapping,
+    expanded, empty, detached aliases, a Parameter's data; built alike in both libraries."""
+    x = lib.arange(12.0).reshape(3, 4)
+    parameter = lib.nn.Parameter(lib.ones(2, 3))
+    return [x, x.t(), x[1], x[:, ::2], x.unfold(1, 2, 1), lib.ones(1).expand(3, 2), lib.zeros(0, 2), x[:, 4:],
+            x.view(-1)[2:9:3], x.detach(), parameter, parameter.detach()[1], lib.tensor(True),
+            lib.tensor(3, dtype=lib.int8)]
 
 
-@settings(max_examples=40, deadline=None)
-@given(data=st.data())
-def test_strided_views_keep_layout_and_sharing(data):
-    """Any basic-slicing view (steps, transposes) comes back with its strides, sharing memory."""
-    base = np.arange(60, dtype=np.float64).reshape(3, 4, 5)
-    index = data.draw(hnp.basic_indices(base.shape, allow_ellipsis=False, allow_newaxis=False))
-    view = base[index]
-    assume(isinstance(view, np.ndarray))  # not a NumPy scalar (every index an integer)
-    assume(all(stride >= 0 for stride in view.strides))  # from_numpy refuses negative strides, as torch does
-    view = view.T if data.draw(st.booleans()) else view
-    whole, window = round_trip([ndgrad.from_numpy(base), ndgrad.from_numpy(view)])
-    assert window.stride() == tuple(s // 8 for s in view.strides) and np.array_equal(window.numpy(), view)
-    whole.numpy()[...] = -1  # the base's storage was saved once: the view sees the write
-    assert (window.numpy() == -1).all()
+def sharing(tensors):
+    """Which tensors share a storage, as the index of the first one with it."""
+    pointers = [tensor.untyped_storage().data_ptr() if tensor.numel() else -index for index, tensor in
+                enumerate(tensors)]
+    return [pointers.index(pointer) for pointer in pointers]
+
+
+@pytest.mark.parametrize("file_format", sorted(FORMATS))
+@pytest.mark.parametrize("to", [torch, ndgrad], ids=["to_torch", "to_ndgrad"])
+def test_views_and_shared_storages_cross(to, file_format):
+    expected = torch.load(saved(torch, views(torch), file_format))
+    loaded = crossed(views(ndgrad if to is torch else torch), to, file_format)
+    assert [layout_of(t) for t in loaded] == [layout_of(t) for t in expected]
+    assert [type(t).__name__ for t in loaded] == [type(t).__name__ for t in expected]
+    assert sharing(loaded) == sharing(expected) and [bits(t) for t in loaded] == [bits(t) for t in expected]
+    with to.no_grad():
+        loaded[0][0, 1] = -7.0  # the views see the write, as they do in torch
+    assert loaded[1][1, 0].item() == -7.0 and loaded[4][0, 0, 1].item() == -7.0 and loaded[9][0, 1].item() == -7.0
 
 
 def test_a_view_at_a_byte_offset_of_its_memory():
     """A float32 view one byte into a NumPy buffer: saved as its own storage, since a file counts in elements."""
     array = np.arange(9, dtype=np.uint8)[1:].view(np.float32)
     assert np.array_equal(round_trip(ndgrad.from_numpy(array)).numpy(), array, equal_nan=True)
+    assert bits(crossed(ndgrad.from_numpy(array), torch)) == array.tobytes()
 
 
-def test_real_and_imaginary_parts_share_the_complex_storage():
-    """ndgrad saves a complex tensor with its real and imaginary views (torch.save refuses views of one memory as
-    different dtypes): they load as views at whole-element offsets of one storage."""
-    z = ndgrad.tensor([1 + 2j, 3 - 4j])
-    c, real, imag = round_trip([z, z.real, z.imag])
-    real[1] = 9.0
-    assert c.tolist() == [1 + 2j, 9 - 4j] and imag.tolist() == [2.0, -4.0] and imag.stride() == (2,)
+def test_a_reloaded_file_saves_as_the_same_storages():
+    """A tensor loaded from a file views that file's bytes, of another dtype than its own: saving it again
+    writes the storage with the tensor's dtype and element count."""
+    x = ndgrad.arange(12.0).reshape(3, 4)
+    again = round_trip(round_trip([x, x[1:]]))
+    assert sharing(again) == [0, 0] and again[1].storage_offset() == 4 and again[0].tolist() == x.tolist()
+    in_torch = torch.load(saved(ndgrad, round_trip(x)))
+    assert in_torch.untyped_storage().nbytes() == 48 and in_torch.tolist() == x.tolist()
 
 
-def _tensor_pool():
-    """Tensors of every layout save meets: views at offsets, transposed, strided, overlapping, expanded, empty."""
-    x, z = ndgrad.arange(12.0).reshape(3, 4), ndgrad.tensor([1 + 2j, 3 - 4j])
-    return [x, x.t(), x[1], x[:, ::2], x.unfold(1, 2, 1), ndgrad.ones(1).expand(3, 2), ndgrad.zeros(0, 2),
-            x[:, 4:], ndgrad.tensor(True), z, z.imag, ndgrad.tensor(3, dtype=ndgrad.int8),
-            ndgrad.ones(2).requires_grad_(), ndgrad.nn.Parameter(ndgrad.zeros(2))]
-
-
-_TENSORS = st.sampled_from(_tensor_pool())
-_HASHABLE = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=4) | st.complex_numbers()
-    | st.sampled_from([ndgrad.float16, ndgrad.device("cpu"), ndgrad.device("cuda:1"), ndgrad.Size([2, 0])]) | _TENSORS,
-    lambda keys: st.tuples(keys, keys), max_leaves=4,
-)
-_VALUES = st.recursive(
-    _HASHABLE,
-    lambda values: st.lists(values, max_size=3) | st.tuples(values, values)
-    | st.dictionaries(_HASHABLE, values, max_size=3) | st.dictionaries(_HASHABLE, values, max_size=3).map(OrderedDict),
-    max_leaves=12,
-)
-
-
-@settings(max_examples=80, deadline=None)
-@given(obj=_VALUES)
-def test_load_reads_whatever_save_writes(obj):
-    """Any object save takes loads back as an object whose file is the same, byte for byte."""
-    first = io.BytesIO()
-    ndgrad.save(obj, first)
-    first.seek(0)
-    second = io.BytesIO()
-    ndgrad.save(ndgrad.load(first), second)
-    assert second.getvalue() == first.getvalue()
+def test_what_pickle_cannot_store_is_refused_as_torch_refuses_it():
+    for lib in (torch, ndgrad):
+        with pytest.raises(TypeError, match="^cannot pickle 'generator' object$"):
+            lib.save([(i for i in range(2))], io.BytesIO())
 
 
 def test_same_tensor_and_separate_storages():
@@ -213,66 +252,146 @@ def test_ordered_dict_metadata_and_determinism():
     state = OrderedDict(weight=ndgrad.ones(2))
     state._metadata = OrderedDict([("", {"version": 1})])
     assert round_trip(state)._metadata == state._metadata
-    first, second = io.BytesIO(), io.BytesIO()
-    ndgrad.save(state, first)
-    ndgrad.save(state, second)
-    assert first.getvalue() == second.getvalue()
+    assert crossed(state, torch)._metadata == state._metadata
+    assert saved(ndgrad, state).getvalue() == saved(ndgrad, state).getvalue()
 
 
-def test_parameters():
-    Parameter = pytest.importorskip("ndgrad.nn").__dict__.get("Parameter") or pytest.skip("no nn.Parameter yet")
-    weight = Parameter(ndgrad.ones(2, 2))
-    frozen = Parameter(ndgrad.zeros(3), requires_grad=False)
-    loaded = round_trip({"weight": weight, "frozen": frozen, "alias": weight.detach()})
-    assert type(loaded["weight"]) is Parameter and loaded["weight"].requires_grad
-    assert type(loaded["frozen"]) is Parameter and not loaded["frozen"].requires_grad
-    assert type(loaded["alias"]) is ndgrad.Tensor
-    loaded["alias"].fill_(3.0)
-    assert loaded["weight"].tolist() == [[3.0, 3.0], [3.0, 3.0]]
+def test_parameters_and_tensor_attributes_cross():
+    weight = ndgrad.nn.Parameter(ndgrad.ones(2, 2))
+    frozen = ndgrad.nn.Parameter(ndgrad.zeros(3), requires_grad=False)
+    tagged = ndgrad.ones(2)
+    tagged.note = "kept"
+    tensors = [weight, frozen, tagged]
+    for loaded, lib in ((round_trip(tensors), ndgrad), (crossed(tensors, torch), torch)):
+        assert type(loaded[0]) is lib.nn.Parameter and loaded[0].requires_grad
+        assert type(loaded[1]) is lib.nn.Parameter and not loaded[1].requires_grad
+        assert type(loaded[2]) is lib.Tensor and loaded[2].note == "kept"
+    back = crossed(crossed([weight, tagged], torch), ndgrad)
+    assert type(back[0]) is ndgrad.nn.Parameter and back[1].note == "kept"
 
 
-# ---- what save refuses ----------------------------------------------------------------------------------------
-Point = namedtuple("Point", "x y")
+def test_sparse_tensors_cross():
+    dense = [[0.0, 2.0], [3.0, 0.0]]
+    for lib, to in ((ndgrad, torch), (torch, ndgrad)):
+        loaded = crossed(lib.tensor(dense).to_sparse(), to)
+        assert loaded.is_sparse and loaded.to_dense().tolist() == dense and loaded.is_coalesced()
 
 
-@pytest.mark.parametrize(
-    "obj, kind",
-    [({1, 2}, "builtins.set"), (object(), "builtins.object"), (np.float64(1.0), "numpy.float64"),
-     (Point(1, 2), "Point"), (np.ones(2), "numpy.ndarray"), ([b"bytes"], "builtins.bytes")],
-)
-def test_save_refuses_other_types(obj, kind):
-    with pytest.raises(TypeError, match=f"ndgrad.save cannot store an object of type '[^']*{kind}'"):
-        ndgrad.save(obj, io.BytesIO())
+# ---- real checkpoints: layers, optimisers, whole models --------------------------------------------------------
+STATEFUL = [case for case in ACTIVATIONS + LAYERS + LOSSES if build(torch, case, "float64").state_dict()]
 
 
-def test_save_refuses_a_cycle():
-    cycle = [1]
-    cycle.append(cycle)
-    with pytest.raises(ValueError, match="contains itself"):
-        ndgrad.save({"a": cycle}, io.BytesIO())
+@pytest.mark.parametrize("to", [torch, ndgrad], ids=["to_torch", "to_ndgrad"])
+@pytest.mark.parametrize("case", STATEFUL, ids=lambda case: case.id)
+def test_every_layers_state_dict_crosses(case, to):
+    """A layer's state dict saved by one library loads into the same layer of the other, which then computes
+    what the first one computes."""
+    skip_if_missing(case)
+    source = ndgrad if to is torch else torch
+    source.manual_seed(0)
+    original, target = build(source, case, "float64"), build(to, case, "float64")
+    checkpoint = crossed(original.state_dict(), to)
+    assert repr(target.load_state_dict(checkpoint)) == "<All keys matched successfully>"
+    for module in (original, target):
+        module.train(case.train)
+    samples = sample_inputs(case)
+    expected = original(*as_tensors(source, samples, "float64"))
+    assert_close(target(*as_tensors(to, samples, "float64")), expected, msg="forward after loading")
 
 
-def test_training_resumes_from_a_checkpoint():
-    """A model's and an optimizer's state dicts, saved and loaded into fresh objects, continue the same run."""
-    nn, optim = ndgrad.nn, getattr(ndgrad, "optim", None)
-    if not hasattr(nn, "Linear") or not hasattr(optim, "Adam"):
-        pytest.skip("nn.Linear or optim.Adam not available yet")
-    inputs, targets = ndgrad.linspace(-1, 1, 12).reshape(4, 3), ndgrad.ones(4, 2)
+OPTIMIZERS = [("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True}), ("Adam", {"lr": 0.01, "amsgrad": True}),
+              ("AdamW", {"lr": 0.01}), ("RMSprop", {"lr": 0.01, "momentum": 0.5}), ("Adagrad", {"lr": 0.1})]
 
-    def step(model, optimizer):
+
+def train(lib, model, optimizer, steps):
+    inputs = lib.tensor(np.linspace(-1, 1, 24).reshape(8, 3))
+    targets = lib.tensor(np.cos(np.arange(16.0)).reshape(8, 2))
+    for _ in range(steps):
         optimizer.zero_grad()
-        ((model(inputs) - targets) ** 2).mean().backward()
+        lib.nn.functional.mse_loss(model(inputs), targets).backward()
         optimizer.step()
+    return model(inputs)
 
-    model = nn.Linear(3, 2)
-    optimizer = optim.Adam(model.parameters(), lr=0.1)
-    step(model, optimizer)
-    checkpoint = round_trip({"model": model.state_dict(), "optimizer": optimizer.state_dict()})
-    resumed = nn.Linear(3, 2)
+
+def network(lib):
+    return lib.nn.Sequential(lib.nn.Linear(3, 5), lib.nn.Tanh(), lib.nn.BatchNorm1d(5), lib.nn.Linear(5, 2)).double()
+
+
+@pytest.mark.parametrize("to", [torch, ndgrad], ids=["to_torch", "to_ndgrad"])
+@pytest.mark.parametrize("name, options", OPTIMIZERS, ids=[name for name, _ in OPTIMIZERS])
+def test_a_checkpoint_resumes_training_in_the_other_library(name, options, to):
+    """A model and optimiser trained for a few steps in one library, saved, loaded into the other's, and trained
+    on there follow the run that continued where it started."""
+    source = ndgrad if to is torch else torch
+    source.manual_seed(0)
+    model = network(source)
+    optimizer = getattr(source.optim, name)(model.parameters(), **options)
+    train(source, model, optimizer, 3)
+    checkpoint = crossed({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "epoch": 3}, to)
+    resumed = network(to)
     resumed.load_state_dict(checkpoint["model"])
-    resumed_optimizer = optim.Adam(resumed.parameters(), lr=0.5)
-    resumed_optimizer.load_state_dict(checkpoint["optimizer"])  # lr 0.1 again, and Adam's moments
-    for _ in range(3):
-        step(model, optimizer)
-        step(resumed, resumed_optimizer)
-    assert resumed.weight.tolist() == model.weight.tolist() and resumed.bias.tolist() == model.bias.tolist()
+    resumed_optimizer = getattr(to.optim, name)(resumed.parameters(), lr=1.0)
+    resumed_optimizer.load_state_dict(checkpoint["optimizer"])
+    assert checkpoint["epoch"] == 3
+    assert_close(train(to, resumed, resumed_optimizer, 4), train(source, model, optimizer, 4), msg="resumed run")
+
+
+def test_whole_models_load_once_their_classes_are_allowed():
+    """torch.save(model) pickles the model's classes by name: loading names them, so both libraries refuse the
+    file until the classes are allow-listed, and then build the model."""
+    torch.manual_seed(0)
+    theirs = network(torch).eval()
+    inputs = np.linspace(-1, 1, 6).reshape(2, 3)
+    classes = [ndgrad.nn.Sequential, ndgrad.nn.Linear, ndgrad.nn.Tanh, ndgrad.nn.BatchNorm1d]
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL torch.nn.modules.container.Sequential was not an allowed"):
+        ndgrad.load(saved(torch, theirs))
+    with ndgrad.serialization.safe_globals(classes):
+        ours = ndgrad.load(saved(torch, theirs))
+        again = ndgrad.load(saved(ndgrad, ours))
+    for model in (ours, again):
+        assert type(model) is ndgrad.nn.Sequential and not model.training
+        assert_close(model(ndgrad.tensor(inputs)), theirs(torch.tensor(inputs)), msg="whole model")
+    assert ndgrad.serialization.get_unsafe_globals_in_checkpoint(saved(torch, theirs)) == sorted(
+        torch.serialization.get_unsafe_globals_in_checkpoint(saved(torch, theirs)))
+
+
+# ---- files on disk: mmap, paths ------------------------------------------------------------------------------
+@pytest.mark.parametrize("writer", [torch, ndgrad], ids=["torch_file", "ndgrad_file"])
+def test_mmap_maps_storages_copy_on_write(writer, tmp_path):
+    path = tmp_path / "weights.pt"
+    writer.manual_seed(0)
+    state = writer.nn.Linear(40, 30).state_dict()
+    writer.save(state, path)
+    mapped = ndgrad.load(path, mmap=True)
+    assert [bits(t) for t in mapped.values()] == [bits(t) for t in state.values()]
+    mapped["weight"].fill_(5.0)  # the mapping is private: the file keeps its bytes
+    assert bits(ndgrad.load(path)["weight"]) == bits(state["weight"])
+    in_torch = torch.load(path, mmap=True)  # ndgrad aligns storages as torch does, so torch maps its files too
+    assert [bits(t) for t in in_torch.values()] == [bits(t) for t in state.values()]
+
+
+def test_storages_are_aligned_in_the_archive(tmp_path):
+    """Each storage record's bytes start at a multiple of 64 into the file, as torch's .storage_alignment says."""
+    import struct
+    import zipfile
+
+    path = tmp_path / "aligned.pt"
+    ndgrad.save([ndgrad.ones(n) for n in (1, 3, 7, 100)], path)
+    with zipfile.ZipFile(path) as archive, open(path, "rb") as raw:
+        for entry in archive.infolist():
+            raw.seek(entry.header_offset)
+            name_length, extra_length = struct.unpack("<HH", raw.read(30)[26:30])
+            assert (entry.header_offset + 30 + name_length + extra_length) % 64 == 0, entry.filename
+        assert sorted(archive.namelist()) == sorted(
+            f"aligned/{name}" for name in ["data.pkl", ".format_version", ".storage_alignment", "byteorder",
+                                           "version", "data/0", "data/1", "data/2", "data/3"])
+
+
+def test_trusted_pickles_load_only_with_the_environment_variable(monkeypatch):
+    buffer = saved(torch, {"model": torch.nn.Linear(2, 1)})
+    with pytest.raises(pickle.UnpicklingError, match="NDGRAD_TRUST_PICKLES=1"):
+        ndgrad.load(buffer, weights_only=False)
+    monkeypatch.setitem(os.environ, "NDGRAD_TRUST_PICKLES", "1")
+    buffer.seek(0)
+    model = ndgrad.load(buffer, weights_only=False)["model"]
+    assert type(model) is ndgrad.nn.Linear and model.weight.shape == (1, 2)

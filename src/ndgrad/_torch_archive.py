@@ -136,13 +136,13 @@ class ZipReader:
 # ---- the legacy format ---------------------------------------------------------------------------------------
 def write_legacy(stream, pickled, storages):
     """Writes torch's legacy format (``_use_new_zipfile_serialization=False``): ``pickled`` is the object's pickle
-    whose persistent ids name the ``storages`` (contiguous arrays) by their index."""
+    whose persistent ids name the ``storages`` (ndgrad._torch_pickler.Storages) by their index."""
     for header in (LEGACY_MAGIC, LEGACY_PROTOCOL, _LEGACY_SYSTEM):
         stream.write(pickle.dumps(header, protocol=2))
     stream.write(pickled)
-    stream.write(pickle.dumps([str(key) for key in range(len(storages))], protocol=2))
-    for array in storages:
-        stream.write(struct.pack("<q", array.size))
+    stream.write(pickle.dumps([str(key) for key in range(len(storages.arrays))], protocol=2))
+    for key, array in enumerate(storages.arrays):
+        stream.write(struct.pack("<q", storages.numel(key)))
         stream.write(memory_bytes(array))
 
 

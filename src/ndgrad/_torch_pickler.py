@@ -77,14 +77,19 @@ class Storages:
             self._kept.append(owner)
         elif self.dtypes[key] is not tensor.dtype:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same data as different types")
-        itemsize = array.itemsize
-        offset = (_address(array) - _address(owner)) // itemsize if array.size else 0
-        return _StorageReference(key), offset, tuple(array.shape), tuple(s // itemsize for s in array.strides)
+        itemsize, shape = array.itemsize, tuple(array.shape)
+        if not array.size:  # no element to place: torch's strides for a new tensor of that shape
+            return _StorageReference(key), 0, shape, _contiguous_strides(shape)
+        offset = (_address(array) - _address(owner)) // itemsize
+        return _StorageReference(key), offset, shape, tuple(s // itemsize for s in array.strides)
+
+    def numel(self, key):
+        """Storage ``key``'s element count in its dtype (its array may be of another: a loaded file's bytes)."""
+        return self.arrays[key].nbytes // self.dtypes[key].itemsize
 
     def persistent_id(self, key):
         owner, kind = self.arrays[key], self.dtypes[key]
-        numel = owner.nbytes // kind.itemsize  # the owner may be of another dtype: the bytes of a loaded file
-        reference = "storage", storage_type_of(kind), str(key), str(device_of_array(owner)), numel
+        reference = "storage", storage_type_of(kind), str(key), str(device_of_array(owner)), self.numel(key)
         return (*reference, None) if self.legacy else reference
 
 
@@ -112,6 +117,14 @@ def _memory_owner(array):
     if owner is None:
         owner = array = array.copy()
     return owner, array
+
+
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
 
 
 def _address(array):
@@ -172,6 +185,10 @@ class _TorchPickler(pickle._Pickler):
 
 
 def _torch_name(obj):
+    from ndgrad.nn import Parameter
+
+    if obj is Tensor or obj is Parameter:
+        return "torch.Tensor" if obj is Tensor else "torch.nn.parameter.Parameter"
     if isinstance(obj, dtype):
         return f"torch.{obj.name}"
     if isinstance(obj, StorageType):

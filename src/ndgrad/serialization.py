@@ -49,7 +49,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=2, _use_new_zipfile_seria
     pickled = dumps(obj, storages, pickle_protocol)
     with _opened(f, "wb") as stream:
         if not _use_new_zipfile_serialization:
-            write_legacy(stream, pickled, storages.arrays)
+            write_legacy(stream, pickled, storages)
             return
         name = os.path.splitext(os.path.basename(os.fspath(f)))[0] if isinstance(f, (str, os.PathLike)) else "archive"
         write_zip(stream, name or "archive", pickled, storages.arrays, byteorder_record=not _disable_byteorder_record)
@@ -247,7 +247,8 @@ def _weights_only_message(problem):
 
 
 class _TrustingUnpickler(pickle.Unpickler):
-    """Python's unpickler, for files whose source the user trusts: torch's names resolve to ndgrad's objects."""
+    """Python's unpickler, for files whose source the user trusts: torch's names resolve to ndgrad's objects (a
+    class ``torch.nn.modules.linear.Linear`` to ``ndgrad.nn.modules.linear.Linear``)."""
 
     def __init__(self, stream, persistent_load, encoding):
         super().__init__(stream, encoding=encoding)
@@ -258,7 +259,11 @@ class _TrustingUnpickler(pickle.Unpickler):
 
     def find_class(self, module, name):
         found = self._torch.get(f"{module}.{name}")
-        return found if found is not None else super().find_class(module, name)
+        if found is not None:
+            return found
+        if module == "torch" or module.startswith("torch."):  # torch's classes are ndgrad's of the same path
+            module = "ndgrad" + module[len("torch"):]
+        return super().find_class(module, name)
 
 
 def _placement(map_location):
