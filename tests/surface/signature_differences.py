@@ -17,9 +17,6 @@ KNOWN = {
     "torch.no_grad": "decorates without parentheses (@no_grad), as torch's does through its own __new__; inspect "
                      "reads ndgrad's __new__ where it reads torch's __init__",
     "torch.autograd.no_grad": "the same class as torch.no_grad",
-    "torch.load": "torch's pickle-based loading (pickle_module, weights_only=False, mmap) is the file-format issue's; "
-                  "ndgrad never unpickles",
-    "torch.save": "torch's pickle format (pickle_module, pickle_protocol) is the file-format issue's",
     "torch.autograd.detect_anomaly": _NDGRAD_EXTRA + " (check_forward: stop at the first forward op making a NaN)",
     "torch.autograd.set_detect_anomaly": _NDGRAD_EXTRA + " (check_forward)",
     "torch.autograd.functional.jacobian": _NDGRAD_EXTRA + " (show: print the Jacobian's graph)",
