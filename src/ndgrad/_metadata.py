@@ -128,8 +128,9 @@ def _address(array):
 
 
 def _owner(array):
-    """The array that owns ``array``'s memory (itself, or the base its views lead to)."""
-    while getattr(array, "base", None) is not None and hasattr(array.base, "shape"):
+    """The array that owns ``array``'s memory (itself, or the base its views lead to). A base that is no array (the
+    memoryview under a frombuffer tensor, bytes) ends the walk: the array over it is the owner."""
+    while getattr(array, "base", None) is not None and hasattr(array.base, "dtype"):
         array = array.base
     return array
 

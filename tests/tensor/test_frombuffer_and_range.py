@@ -43,6 +43,16 @@ def test_frombuffer_shares_a_writable_buffer():
     assert ours.tolist() == [7, 5] and memory[4] == 5
 
 
+@pytest.mark.parametrize("offset", [0, 4])
+def test_frombuffer_storage_is_the_memory_it_reads(offset):
+    def storage(lib):
+        made = lib.frombuffer(bytearray(16), dtype=lib.int32, offset=offset)
+        memory = made.untyped_storage()
+        return memory.data_ptr() == made.data_ptr(), memory.nbytes(), made[1:].storage_offset()
+
+    assert storage(ndgrad) == storage(torch)
+
+
 def test_frombuffer_copies_a_read_only_buffer():
     ours = ndgrad.frombuffer(bytes(4), dtype=ndgrad.int8)
     ours.add_(1)  # writes the copy: bytes stay immutable
