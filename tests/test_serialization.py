@@ -160,9 +160,10 @@ def layout_of(tensor):
 
 def bits(tensor):
     """A tensor's elements as raw bits (nan payloads, -0.0 and bfloat16 included)."""
-    return np.ascontiguousarray(tensor.detach().contiguous().reshape(-1).view(torch.uint8 if isinstance(tensor, torch.Tensor)
-                                                              else ndgrad.uint8).numpy()).tobytes() \
-        if tensor.numel() else b""
+    if not tensor.numel():
+        return b""
+    uint8 = torch.uint8 if isinstance(tensor, torch.Tensor) else ndgrad.uint8
+    return tensor.detach().contiguous().reshape(-1).view(uint8).numpy().tobytes()
 
 
 @settings(max_examples=60, deadline=None)
