@@ -16,6 +16,7 @@ sizes; the object's pickle (persistent ids carry a sixth field, a view of anothe
 storage keys; then, for each key in that order, an 8-byte little-endian element count and the bytes."""
 
 import pickle
+import reprlib
 import struct
 import sys
 import zipfile
@@ -72,7 +73,7 @@ class ZipReader:
         try:
             self.archive = zipfile.ZipFile(stream)
             entries = self.archive.infolist()
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, struct.error) as error:
+        except Exception as error:  # noqa: BLE001 - zipfile reports damage with many types (NotImplementedError too)
             raise invalid_file(f"not a zip archive, or a damaged or truncated one ({error})") from None
         names = [entry.filename for entry in entries]
         if not names:
@@ -88,7 +89,7 @@ class ZipReader:
         if sum(entry.file_size for entry in entries) > length:
             raise invalid_file("the zip's records claim more bytes than the file holds")
         self.entries = {entry.filename[len(self.prefix):]: entry for entry in entries}
-        self.stream, self.mmap_path = stream, mmap_path
+        self.stream, self.mmap_path, self.length = stream, mmap_path, length
         if "data.pkl" not in self.entries:
             hint = " (a manifest.json: a file of an earlier ndgrad's own format)" if "manifest.json" in names else ""
             raise invalid_file(f"no data.pkl in the zip archive{hint}")
@@ -112,7 +113,10 @@ class ZipReader:
         if entry.compress_type != zipfile.ZIP_STORED:
             raise invalid_file(f"the record data/{key} is compressed; torch.save stores storages uncompressed")
         if self.mmap_path is not None and nbytes:
-            mapped = np.memmap(self.mmap_path, np.uint8, "c", self._data_offset(entry), (nbytes,))
+            offset = self._data_offset(entry)
+            if offset + nbytes > self.length:
+                raise invalid_file(f"the record data/{key} reaches past the end of the file")
+            mapped = np.memmap(self.mmap_path, np.uint8, "c", offset, (nbytes,))
             return mapped.view(np.ndarray)  # a plain array over the mapping, as ndgrad's tensors hold
         array = np.empty(nbytes, np.uint8)
         try:
@@ -165,29 +169,35 @@ def read_legacy_storages(stream, unpickle):
     system = unpickle(_no_storages)
     if type(system) is not dict or system.get("little_endian") is not (sys.byteorder == "little"):
         raise invalid_file(f"saved in another byte order than this machine's ({sys.byteorder}-endian)")
-    start, storages, counts, file_size = stream.tell(), {}, {}, len(stream.getbuffer())
+    start, storages, claims, file_size = stream.tell(), {}, {}, len(stream.getbuffer())
+    claimed = 0  # bytes, of all the storages allocated so far
 
     def allocate(pid):
         from ndgrad._torch_objects import LoadedStorage
 
+        nonlocal claimed
         key, itemsize, numel = legacy_storage_id(pid)
         if key not in storages:
-            if numel * itemsize + sum(array.nbytes for array in storages.values()) > file_size:
+            claimed += numel * itemsize
+            if claimed > file_size:
                 raise invalid_file("its storages claim more bytes than the file holds")
-            storages[key], counts[key] = np.zeros(numel * itemsize, np.uint8), numel
-        elif counts[key] != numel:
+            storages[key], claims[key] = np.zeros(numel * itemsize, np.uint8), (numel, pid[1].dtype)
+        elif claims[key][0] != numel:
             raise invalid_file(f"storage {key!r} is given two sizes")
+        elif claims[key][1] is not pid[1].dtype:
+            raise pickle.UnpicklingError(f"the storage {key!r} is used as two different types")
         return LoadedStorage(storages[key], pid[1].dtype, pid[3])
 
     unpickle(allocate)
     keys = unpickle(_no_storages)
-    if type(keys) is not list or sorted(keys) != sorted(storages) or len(set(keys)) != len(keys):
+    if type(keys) is not list or not all(type(key) is str for key in keys) or sorted(keys) != sorted(storages) \
+            or len(set(keys)) != len(keys):
         raise invalid_file("the list of storage keys does not match the storages the object refers to")
     for key in keys:
         array = storages[key]
         count = struct.unpack("<q", _exactly(stream, 8))[0]
-        if count != counts[key]:
-            raise invalid_file(f"storage {key!r} holds {count} elements, the object says {counts[key]}")
+        if count != claims[key][0]:
+            raise invalid_file(f"storage {key!r} holds {count} elements, the object says {claims[key][0]}")
         array[:] = np.frombuffer(_exactly(stream, array.nbytes), np.uint8)
     return start, storages
 
@@ -197,12 +207,12 @@ def legacy_storage_id(pid):
     from ndgrad._torch_objects import StorageType
 
     if type(pid) is not tuple or len(pid) != 6 or pid[0] != "storage" or type(pid[1]) is not StorageType:
-        raise pickle.UnpicklingError(f"unsupported persistent id {pid!r}")
+        raise pickle.UnpicklingError(f"unsupported persistent id {reprlib.repr(pid)}")
     _, storage_type, key, location, numel, view = pid
     if storage_type.dtype is None or type(key) is not str or type(location) is not str:
-        raise pickle.UnpicklingError(f"unsupported persistent id {pid!r}")
+        raise pickle.UnpicklingError(f"unsupported persistent id {reprlib.repr(pid)}")
     if type(numel) is not int or numel < 0 or view is not None:
-        raise pickle.UnpicklingError(f"unsupported persistent id {pid!r} (views of storages are not read)")
+        raise pickle.UnpicklingError(f"unsupported persistent id {reprlib.repr(pid)} (views of storages are not read)")
     return key, storage_type.dtype.itemsize, numel
 
 

@@ -6,7 +6,8 @@ BUILD sets any attribute of any object and its REDUCE calls whatever callable re
 says what it may touch: REDUCE and NEWOBJ call only the allow-list's callables, BUILD fills only an OrderedDict's
 attributes or an allow-listed user class, APPEND fills only lists and SETITEM only dicts. Nothing is imported and
 every length is checked against the bytes the file holds, so a pickle can neither run code nor claim memory it
-does not contain.
+does not contain. That includes copies: a pickle can name one container many times (a memo GET is two bytes), so
+the elements of the containers that REDUCE, NEWOBJ and BUILD are given count against the pickle's length.
 
 A pickle is a program for a stack machine: each opcode pushes a value, or pops some and pushes what they build.
 MARK opens a group that TUPLE, APPENDS or SETITEMS close; PUT and GET name values so that a shared object is built
@@ -14,12 +15,19 @@ once; STOP returns the top of the stack."""
 
 import pickle
 import struct
+from _compat_pickle import IMPORT_MAPPING, NAME_MAPPING
 from collections import Counter, OrderedDict
 
-__all__ = ["UnpicklingError", "load_pickle", "unsupported_global"]
+__all__ = ["UnpicklingError", "load_pickle", "unsupported_global", "global_name"]
 
 UnpicklingError = pickle.UnpicklingError
-_PYTHON2_MODULES = {"__builtin__": "builtins", "copy_reg": "copyreg"}  # legacy files written by Python 2
+
+
+def global_name(module, name):
+    """The Python 3 name of a GLOBAL: protocol 2 writes some in Python 2's names (``__builtin__ set``,
+    ``commands Popen``), which pickle (and torch) read back through these tables of the standard library."""
+    module, name = NAME_MAPPING.get((module, name), (IMPORT_MAPPING.get(module, module), name))
+    return f"{module}.{name}"
 
 
 def unsupported_global(full_name):
@@ -44,13 +52,26 @@ def load_pickle(stream, *, callables, values, buildable, persistent_load, encodi
         return machine.run()
     except UnpicklingError:
         raise
+    except _CallerError as passed:  # the archive's, map_location's or a missing GPU's error, as torch raises it
+        raise passed.error from None
     except Exception as error:  # noqa: BLE001 - what an allowed call refused (TypeError, ValueError, ...) is the file's fault
         raise UnpicklingError(f"{type(error).__name__}: {error}") from error
+
+
+class _CallerError(Exception):
+    """Carries an error of persistent_load's own past load_pickle, which raises it unconverted."""
+
+    def __init__(self, error):
+        super().__init__(error)
+        self.error = error
 
 
 class _Machine:
     def __init__(self, stream, callables, values, buildable, persistent_load, encoding):
         self.stream = stream
+        start = stream.tell()
+        self.copy_budget = 2 * (stream.seek(0, 2) - start)  # elements calls may copy: two per byte of the pickle
+        stream.seek(start)
         self.callables, self.values, self.persistent_load, self.encoding = callables, values, persistent_load, encoding
         self.callable_ids = {id(obj) for obj in callables.values()}
         self.buildable_ids = {id(cls) for cls in buildable}
@@ -113,6 +134,17 @@ class _Machine:
         if id(func) not in self.callable_ids:
             raise UnpicklingError(f"Trying to {action} unrecognized function {func!r}")
 
+    def charge(self, values):
+        """Counts the elements that a call (or BUILD) given ``values`` may copy against the copy budget: those of
+        each container among them, and of the containers in a tuple among them (BUILD's (state, slots)). A pickle
+        that builds each container for one call spends at most twice its length (bytes, then a bytearray of them)."""
+        for value in values:
+            for part in (value, *value) if type(value) is tuple else (value,):
+                if isinstance(part, (str, bytes, bytearray, tuple, list, dict, set, frozenset)):
+                    self.copy_budget -= len(part)
+                    if self.copy_budget < 0:
+                        raise UnpicklingError("the pickle passes its containers to more calls than its length allows")
+
 
 # ---- the opcodes (pickle's names) ----------------------------------------------------------------------------
 def _proto(machine):
@@ -126,8 +158,7 @@ def _stop(machine):
 
 
 def _global(machine):
-    module, name = machine.read_line(), machine.read_line()
-    full_name = f"{_PYTHON2_MODULES.get(module, module)}.{name}"
+    full_name = global_name(machine.read_line(), machine.read_line())
     for table in (machine.callables, machine.values):
         if full_name in table:
             return machine.push(table[full_name])
@@ -140,6 +171,7 @@ def _reduce(machine):
     machine.require_callable(func, "call reduce for")
     if type(args) is not tuple:
         raise UnpicklingError(f"REDUCE's arguments must be a tuple, not {type(args).__name__}")
+    machine.charge(args)
     machine.push(func(*args))
 
 
@@ -149,6 +181,9 @@ def _newobj(machine):
     machine.require_callable(cls, "create new object for")
     if not isinstance(cls, type) or type(args) is not tuple:
         raise UnpicklingError(f"NEWOBJ needs a class and a tuple, not {type(cls).__name__} and {type(args).__name__}")
+    if cls.__new__ is object.__new__ and id(cls) not in machine.buildable_ids:  # an empty shell that BUILD cannot fill
+        raise UnpicklingError(f"NEWOBJ cannot make a {cls.__qualname__}: its objects are made whole by calling it")
+    machine.charge(args)
     machine.push(cls.__new__(cls, *args))
 
 
@@ -157,13 +192,15 @@ def _build(machine):
     allow-listed user class, through its ``__setstate__`` or else its ``__dict__`` and slots, as pickle would."""
     state = machine.pop()
     inst = machine.top()
+    machine.charge((state,))
     if type(inst) is OrderedDict:
         if type(state) is not dict or not all(type(key) is str for key in state):
             raise UnpicklingError("an OrderedDict's state must be a dict of attribute names")
         inst.__dict__.update(state)
     elif id(type(inst)) in machine.buildable_ids:
-        if hasattr(inst, "__setstate__"):
-            inst.__setstate__(state)
+        setstate = getattr(type(inst), "__setstate__", None)  # the class's: not one an earlier BUILD put in __dict__
+        if setstate is not None:
+            setstate(inst, state)
             return
         slots = None
         if type(state) is tuple and len(state) == 2:
@@ -258,7 +295,14 @@ def _short_binstring(machine):
 
 
 def _binpersid(machine):
-    machine.push(machine.persistent_load(machine.pop()))
+    pid = machine.pop()
+    try:
+        storage = machine.persistent_load(pid)
+    except UnpicklingError:
+        raise
+    except Exception as error:  # noqa: BLE001 - raised as it is, by load_pickle
+        raise _CallerError(error) from error
+    machine.push(storage)
 
 
 def _get(layout):

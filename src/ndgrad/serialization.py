@@ -10,6 +10,7 @@ import contextlib
 import io
 import os
 import pickle
+import reprlib
 
 from ndgrad import cuda
 from ndgrad._device import device
@@ -24,7 +25,7 @@ from ndgrad._torch_archive import (
 )
 from ndgrad._torch_objects import LoadedStorage, StorageType, torch_callables, torch_values
 from ndgrad._torch_pickler import Storages, dumps
-from ndgrad._weights_unpickler import UnpicklingError, load_pickle
+from ndgrad._weights_unpickler import UnpicklingError, global_name, load_pickle
 
 __all__ = [
     "save", "load", "add_safe_globals", "clear_safe_globals", "get_safe_globals", "safe_globals",
@@ -118,7 +119,7 @@ def get_unsafe_globals_in_checkpoint(f):
     found = []
     for opcode, argument, _ in pickletools.genops(data):
         if opcode.name == "GLOBAL":
-            found.append(argument.replace(" ", ".").replace("__builtin__.", "builtins."))
+            found.append(global_name(*argument.split(" ", 1)))
     return sorted({name for name in found if name not in allowed})
 
 
@@ -186,10 +187,10 @@ def _load_zip(reader, unpickle, place):
 
     def storage(pid):
         if type(pid) is not tuple or len(pid) != 5 or pid[0] != "storage" or type(pid[1]) is not StorageType:
-            raise UnpicklingError(f"unsupported persistent id {pid!r}")
+            raise UnpicklingError(f"unsupported persistent id {reprlib.repr(pid)}")
         _, storage_type, key, location, numel = pid
-        if type(location) is not str or type(numel) is not int or numel < 0:
-            raise UnpicklingError(f"unsupported persistent id {pid!r}")
+        if type(key) is not str or type(location) is not str or type(numel) is not int or numel < 0:
+            raise UnpicklingError(f"unsupported persistent id {reprlib.repr(pid)}")
         if key not in storages:
             nbytes = numel * (1 if storage_type.dtype is None else storage_type.dtype.itemsize)
             storages[key] = LoadedStorage(place(reader.storage(key, nbytes), location), storage_type.dtype, location)
