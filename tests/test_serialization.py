@@ -396,3 +396,24 @@ def test_trusted_pickles_load_only_with_the_environment_variable(monkeypatch):
     buffer.seek(0)
     model = ndgrad.load(buffer, weights_only=False)["model"]
     assert type(model) is ndgrad.nn.Linear and model.weight.shape == (1, 2)
+
+
+@pytest.mark.parametrize("name", ndgrad.nn.functional.__all__)
+def test_functional_functions_pickle_by_name(name):
+    """A module that keeps a function (a Transformer layer's activation) is saved whole with it: pickle stores
+    the function as a name and must find the same object under that name again."""
+    function = getattr(ndgrad.nn.functional, name)
+    assert pickle.loads(pickle.dumps(function)) is function
+
+
+def test_a_whole_transformer_layer_loads_once_its_classes_are_allowed():
+    ndgrad.manual_seed(0)
+    layer = ndgrad.nn.TransformerEncoderLayer(8, 2, dim_feedforward=16).eval()
+    inputs = ndgrad.randn(3, 2, 8)
+    trusted = [ndgrad.nn.functional.relu, ndgrad.nn.TransformerEncoderLayer, ndgrad.nn.MultiheadAttention,
+               ndgrad.nn.Dropout, ndgrad.nn.Linear, ndgrad.nn.LayerNorm,
+               ndgrad.nn.modules.attention.NonDynamicallyQuantizableLinear]
+    with ndgrad.serialization.safe_globals(trusted):
+        loaded = ndgrad.load(saved(ndgrad, layer))
+    assert loaded.activation is ndgrad.nn.functional.relu
+    assert_close(loaded(inputs), layer(inputs), msg="whole layer")

@@ -34,7 +34,10 @@ for _module in (activation, softmaxes, regression_losses, classification_losses,
         _function = getattr(_module, f"functional_{_name}", None)
         if _function is None:
             _function = getattr(_module, _name)
-        elif _function.__name__.startswith("functional_"):  # a name of its own (torch's _threshold) stays
-            _function.__name__ = _function.__qualname__ = _name
+        else:  # torch.nn.functional's own function, found here by pickle (a saved Transformer's activation)
+            if _function.__name__.startswith("functional_"):  # a name of its own (torch's _threshold) stays
+                _function.__name__ = _function.__qualname__ = _name
+            _function.__module__ = __name__
+            globals()[_function.__name__] = _function
         globals()[_name] = _function
     __all__ += _module.FUNCTIONAL

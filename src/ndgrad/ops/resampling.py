@@ -270,6 +270,7 @@ def channel_shuffle(input, groups):
 
 
 native_channel_shuffle = alias(channel_shuffle, "native_channel_shuffle(Tensor input, SymInt groups)")
+native_channel_shuffle.__name__ = native_channel_shuffle.__qualname__ = "native_channel_shuffle"  # found by pickle
 
 
 # ---- interpolation --------------------------------------------------------------------------------------------
