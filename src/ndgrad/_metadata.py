@@ -121,8 +121,8 @@ def _dim_of_shape(dim, ndim):
 
 
 def _address(array):
-    """The memory address of an array's first element."""
-    if type(array) is np.ndarray:
+    """The memory address of an array's first element (a NumPy array, or a subclass such as a memmap, or CuPy's)."""
+    if isinstance(array, np.ndarray):
         return array.__array_interface__["data"][0]
     return array.data.ptr
 

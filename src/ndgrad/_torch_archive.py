@@ -24,9 +24,12 @@ from collections import Counter
 
 import numpy as np
 
-__all__ = ["ZipReader", "write_zip", "write_legacy", "read_legacy_storages", "invalid_file"]
+from ndgrad._torch_objects import LoadedStorage, StorageType
+
+__all__ = ["ZIP_MAGIC", "ZipReader", "write_zip", "write_legacy", "read_legacy_storages", "invalid_file"]
 
 ALIGNMENT = 64
+ZIP_MAGIC = b"PK\x03\x04"  # how a zip archive (its first local header) begins
 LEGACY_MAGIC, LEGACY_PROTOCOL = 0x1950A86A20F9469CFC6C, 1001
 _LEGACY_SYSTEM = {"protocol_version": LEGACY_PROTOCOL, "little_endian": sys.byteorder == "little",
                   "type_sizes": {"short": 2, "int": 4, "long": 4}}
@@ -131,7 +134,7 @@ class ZipReader:
     def _data_offset(self, entry):
         self.stream.seek(entry.header_offset)
         header = self.stream.read(_LOCAL_HEADER.size)
-        if len(header) != _LOCAL_HEADER.size or header[:4] != b"PK\x03\x04":
+        if len(header) != _LOCAL_HEADER.size or header[:4] != ZIP_MAGIC:
             raise invalid_file(f"the local header of {entry.filename!r} is damaged")
         name_length, extra_length = _LOCAL_HEADER.unpack(header)[-2:]
         return entry.header_offset + _LOCAL_HEADER.size + name_length + extra_length
@@ -173,8 +176,6 @@ def read_legacy_storages(stream, unpickle):
     claimed = 0  # bytes, of all the storages allocated so far
 
     def allocate(pid):
-        from ndgrad._torch_objects import LoadedStorage
-
         nonlocal claimed
         key, itemsize, numel = legacy_storage_id(pid)
         if key not in storages:
@@ -204,8 +205,6 @@ def read_legacy_storages(stream, unpickle):
 
 def legacy_storage_id(pid):
     """(key, element size, element count) of a legacy persistent id, checked."""
-    from ndgrad._torch_objects import StorageType
-
     if type(pid) is not tuple or len(pid) != 6 or pid[0] != "storage" or type(pid[1]) is not StorageType:
         raise pickle.UnpicklingError(f"unsupported persistent id {reprlib.repr(pid)}")
     _, storage_type, key, location, numel, view = pid

@@ -106,13 +106,17 @@ def _int_tuple(values, what):
     return tuple(values)
 
 
-def _tensor(array, requires_grad, backward_hooks, metadata=None):
+def _check_flags(array, requires_grad, backward_hooks, metadata=None):
     if type(requires_grad) is not bool:
         raise UnpicklingError(f"requires_grad must be a bool, not {requires_grad!r}")
     if backward_hooks or metadata:  # hooks are functions, which a weights-only file cannot hold
         raise UnpicklingError("ndgrad.load cannot restore a tensor's backward hooks or metadata")
     if requires_grad and array.dtype.kind not in "fcV":
         raise UnpicklingError("Only Tensors of floating point and complex dtype can require gradients")
+
+
+def _tensor(array, requires_grad, backward_hooks, metadata=None):
+    _check_flags(array, requires_grad, backward_hooks, metadata)
     return Tensor._from_parts(array, requires_grad, None, 0, None)
 
 
@@ -150,7 +154,7 @@ def rebuild_parameter(data, requires_grad, backward_hooks):
 
     if type(data) is not Tensor:
         raise UnpicklingError(f"a Parameter's data must be a tensor, not {type(data).__name__}")
-    _tensor(data._data, requires_grad, backward_hooks)
+    _check_flags(data._data, requires_grad, backward_hooks)
     return Parameter(data, requires_grad=requires_grad)
 
 
@@ -254,10 +258,5 @@ def torch_values():
     return values
 
 
-TORCH_NAMES = {  # the way back, for ndgrad.save: the functions' names in a torch file
-    rebuild_tensor_v2: "torch._utils._rebuild_tensor_v2", rebuild_parameter: "torch._utils._rebuild_parameter",
-    rebuild_parameter_with_state: "torch._utils._rebuild_parameter_with_state",
-    rebuild_from_type_v2: "torch._tensor._rebuild_from_type_v2",
-    rebuild_sparse_tensor: "torch._utils._rebuild_sparse_tensor", layout_from_name: "torch.serialization._get_layout",
-    size_from_items: "torch.Size", device: "torch.device", _bytes: "_codecs.encode",
-}
+# the way back, for ndgrad.save: the names under which a torch file calls ndgrad's own functions and classes
+TORCH_NAMES = {obj: name for name, obj in torch_callables().items() if name.startswith("torch.")}

@@ -6,14 +6,13 @@ Why pickle's Python implementation (``pickle._Pickler``): a file must name ``tor
 whether or not torch is installed, and only that implementation lets a subclass write a global by name
 (``save_global``); the C pickler imports the module to check the name first."""
 
+import io
 import pickle
 from collections import OrderedDict
 
-import numpy as np
-
 from ndgrad._device import device, device_of_array
 from ndgrad._dtype import dtype
-from ndgrad._metadata import layout, sparse_coo
+from ndgrad._metadata import _address, layout, sparse_coo
 from ndgrad._tensor import Size, Tensor
 from ndgrad._torch_objects import (
     TORCH_NAMES,
@@ -33,16 +32,9 @@ __all__ = ["dumps", "Storages"]
 
 def dumps(obj, storages, protocol=2):
     """The pickle of ``obj`` (bytes), registering the memory of its tensors in ``storages``."""
-    out = _Buffer()
+    out = io.BytesIO()
     _TorchPickler(out, protocol, storages).dump(obj)
     return out.getvalue()
-
-
-class _Buffer(list):
-    write = list.append
-
-    def getvalue(self):
-        return b"".join(self)
 
 
 class _StorageReference:
@@ -62,8 +54,7 @@ class Storages:
     def __init__(self, legacy=False):
         self.legacy = legacy  # the legacy format's references have a sixth field: the storage it views, or None
         self.arrays, self.dtypes = [], []  # storage key (its index) -> its array, the dtype it is saved as
-        self._keys = {}  # id(array) -> key
-        self._kept = []  # the arrays seen, alive until the end so that their id()s stay unique
+        self._keys = {}  # id(array) -> key; ``arrays`` keeps each alive, so that its id() stays its own
 
     def window(self, tensor):
         """(reference, offset, size, stride) of ``tensor``'s elements in its storage, counted in elements."""
@@ -74,7 +65,6 @@ class Storages:
             key = self._keys[id(owner)] = len(self.arrays)
             self.arrays.append(owner)
             self.dtypes.append(tensor.dtype)
-            self._kept.append(owner)
         elif self.dtypes[key] is not tensor.dtype:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same data as different types")
         itemsize, shape = array.itemsize, tuple(array.shape)
@@ -125,10 +115,6 @@ def _contiguous_strides(shape):
         strides.append(step)
         step *= max(size, 1)
     return tuple(reversed(strides))
-
-
-def _address(array):
-    return array.__array_interface__["data"][0] if isinstance(array, np.ndarray) else array.data.ptr
 
 
 class _TorchPickler(pickle._Pickler):

@@ -16,6 +16,7 @@ from ndgrad import cuda
 from ndgrad._device import device
 from ndgrad._tensor import Tensor
 from ndgrad._torch_archive import (
+    ZIP_MAGIC,
     ZipReader,
     invalid_file,
     legacy_storage_id,
@@ -33,7 +34,6 @@ __all__ = [
 ]
 
 TRUST_PICKLES = "NDGRAD_TRUST_PICKLES"  # the environment variable that lets weights_only=False run a file's pickle
-_ZIP_MAGIC = b"PK\x03\x04"
 
 
 # ---- save ----------------------------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     with _opened(f, "rb") as stream:
         head = stream.read(4)
         stream.seek(-len(head), os.SEEK_CUR)
-        if head == _ZIP_MAGIC:
+        if head == ZIP_MAGIC:
             reader = ZipReader(stream, _length(stream), os.fspath(f) if mmap else None)
             return _load_zip(reader, unpickle, place)
         if mmap:
